@@ -1,0 +1,476 @@
+// Public types of hotpath. The runtime is JavaScript with JSDoc
+// (lib/index.js); this file describes what users call and what they get back.
+//
+// Decorators are typed by module augmentation, as in Fastify:
+//
+//   declare module 'hotpath' {
+//     interface HotpathInstance { db: Db }
+//     interface HotpathRequest { user?: User }
+//   }
+
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import type { Server, AddressInfo } from 'node:net'
+import type { Readable } from 'node:stream'
+import type { SecureContextOptions, TlsOptions } from 'node:tls'
+import type { Logger, LoggerOptions } from 'pino'
+
+// ---------------------------------------------------------------------------
+// Route generics
+
+/**
+ * What a route declares about its request and its reply. Every key is
+ * optional; a key left out keeps the default type.
+ *
+ *   app.get<{ Params: { id: string }, Reply: Book }>('/books/:id', ...)
+ */
+export interface RouteGeneric {
+  Params?: unknown
+  Querystring?: unknown
+  Body?: unknown
+  Headers?: unknown
+  Reply?: unknown
+}
+
+/** G[K] when the route declared K, else D. */
+type Pick_<G, K extends PropertyKey, D> = K extends keyof G ? NonNullable<G[K]> : D
+
+export type RequestParams<G> = Pick_<G, 'Params', Record<string, string>>
+export type RequestQuerystring<G> = Pick_<G, 'Querystring', Record<string, string | string[]>>
+export type RequestBody<G> = Pick_<G, 'Body', unknown>
+export type RequestHeaders<G> = IncomingHttpHeaders & Pick_<G, 'Headers', {}>
+export type ReplyPayload<G> = Pick_<G, 'Reply', unknown>
+
+// ---------------------------------------------------------------------------
+// Common names
+
+export type HTTPMethod =
+  | 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
+
+/** Anything a handler may return or pass to reply.send(). */
+export type Payload =
+  | string
+  | Buffer
+  | Uint8Array
+  | Readable
+  | ReadableStream
+  | Response
+  | null
+  | undefined
+  | object
+  | number
+  | boolean
+
+export type HotpathLogger = Logger
+
+/**
+ * The request as the engine received it. On the `node` engine this is an
+ * `http.IncomingMessage`; on the `wire` engine a smaller object with the same
+ * four fields below (docs/engines.md).
+ */
+export interface RawRequest {
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  httpVersion: string
+}
+
+/**
+ * The response handle of the engine: an `http.ServerResponse` on the `node`
+ * engine, hotpath's own response object on `wire`. Write through `reply`.
+ */
+export type RawResponse = object
+
+// ---------------------------------------------------------------------------
+// Request and reply
+
+export interface HotpathRequest<G extends RouteGeneric = {}> {
+  /** Path parameters; a `*` wildcard is in `params['*']`. */
+  params: RequestParams<G>
+  /** The parsed query string (parsed on first read). */
+  query: RequestQuerystring<G>
+  /** The parsed body; `undefined` when the request has none. */
+  body: RequestBody<G>
+  headers: RequestHeaders<G>
+  method: string
+  /** The request-target as received: path and query. */
+  url: string
+  /** The path, without the query string. */
+  path: string
+  /** The request id (`genReqId`, else a counter). */
+  id: string
+  /** The client address (trustProxy-aware, computed on first read). */
+  ip: string | undefined
+  /** The host the client asked for (trustProxy-aware, computed on first read). */
+  hostname: string | undefined
+  /** A child logger carrying `reqId`, created on first read. */
+  log: HotpathLogger
+  /** Aborted when the client goes away or the request times out. */
+  signal: AbortSignal
+  raw: RawRequest
+}
+
+export interface HotpathReply<G extends RouteGeneric = {}> {
+  /** Sets the status code. */
+  code(statusCode: number): this
+  /** Sets one response header. */
+  header(name: string, value: string | number | readonly string[]): this
+  /** Sets several response headers. */
+  headers(headers: Record<string, string | number | readonly string[]>): this
+  /** Sets Content-Type. */
+  type(contentType: string): this
+  /**
+   * Sends the response. Objects become JSON, strings text/plain, buffers
+   * application/octet-stream, streams are piped, a web Response is copied,
+   * null is an empty body. Only the first send counts.
+   */
+  send(payload?: ReplyPayload<G> | Payload): this
+  /** Redirects (302 unless a code is given). */
+  redirect(url: string, statusCode?: number): this
+  redirect(statusCode: number, url: string): this
+  /** Takes the response out of hotpath's hands: user code writes it. */
+  hijack(): this
+  /** True once a response was sent (or the reply hijacked). */
+  readonly sent: boolean
+  raw: RawResponse
+}
+
+// ---------------------------------------------------------------------------
+// Handlers and hooks (a result or a promise of it; no `done` callbacks)
+
+/** What a handler returns: the payload to send, or nothing when it sent. */
+export type HandlerResult<G extends RouteGeneric = {}> =
+  | ReplyPayload<G>
+  | Payload
+  | HotpathReply<G>
+  | void
+
+export type RouteHandler<G extends RouteGeneric = {}> = (
+  this: HotpathInstance,
+  request: HotpathRequest<G>,
+  reply: HotpathReply<G>
+) => HandlerResult<G> | PromiseLike<HandlerResult<G>>
+
+/** onRequest, preValidation, preHandler, onResponse, onTimeout, onRequestAbort. */
+export type RequestHook<G extends RouteGeneric = {}> = (
+  this: HotpathInstance,
+  request: HotpathRequest<G>,
+  reply: HotpathReply<G>
+) => unknown
+
+/** preParsing: may return a replacement body stream. */
+export type PreParsingHook<G extends RouteGeneric = {}> = (
+  this: HotpathInstance,
+  request: HotpathRequest<G>,
+  reply: HotpathReply<G>,
+  payload: Readable
+) => Readable | void | PromiseLike<Readable | void>
+
+/** preSerialization and onSend: may return a replacement payload. */
+export type PayloadHook<G extends RouteGeneric = {}> = (
+  this: HotpathInstance,
+  request: HotpathRequest<G>,
+  reply: HotpathReply<G>,
+  payload: unknown
+) => unknown
+
+/** onError: runs before the error handler; it observes, it does not answer. */
+export type OnErrorHook<G extends RouteGeneric = {}> = (
+  this: HotpathInstance,
+  request: HotpathRequest<G>,
+  reply: HotpathReply<G>,
+  error: HotpathError
+) => unknown
+
+export type OnRouteHook = (this: HotpathInstance, route: RouteOptions) => unknown
+export type OnRegisterHook = (instance: HotpathInstance, options: Record<string, unknown>) => unknown
+export type AppHook = (this: HotpathInstance, instance: HotpathInstance) => unknown
+export type OnListenHook = (this: HotpathInstance, instance: HotpathInstance) => unknown
+
+export type RequestHookName =
+  | 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler'
+  | 'preSerialization' | 'onSend' | 'onResponse' | 'onError'
+  | 'onTimeout' | 'onRequestAbort'
+export type AppHookName =
+  | 'onRoute' | 'onRegister' | 'onReady' | 'onListen' | 'preClose' | 'onClose'
+export type HookName = RequestHookName | AppHookName
+
+/** Errors as the error handler and onError hooks see them. */
+export interface HotpathError extends Error {
+  statusCode?: number
+  code?: string
+  /** Set on validation failures (HP_ERR_VALIDATION). */
+  validation?: ValidationIssue[]
+}
+
+export interface ValidationIssue {
+  instancePath: string
+  schemaPath?: string
+  keyword: string
+  params?: Record<string, unknown>
+  message?: string
+}
+
+export type ErrorHandler = (
+  this: HotpathInstance,
+  error: HotpathError,
+  request: HotpathRequest,
+  reply: HotpathReply
+) => unknown
+
+export type NotFoundHandler = (
+  this: HotpathInstance,
+  request: HotpathRequest,
+  reply: HotpathReply
+) => unknown
+
+/** Connect-style middleware such as `cors()` or `helmet()`. */
+export type Middleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void
+) => void
+
+// ---------------------------------------------------------------------------
+// Routes
+
+/** JSON Schema objects (ajv draft-07 / 2019-09 keywords). */
+export type JSONSchema = Record<string, unknown> | boolean
+
+export interface RouteSchema {
+  params?: JSONSchema
+  querystring?: JSONSchema
+  headers?: JSONSchema
+  body?: JSONSchema
+  /** Keyed by status code (`200`), a class (`'2xx'`) or `'default'`. */
+  response?: Record<string | number, JSONSchema>
+}
+
+type OneOrMany<T> = T | T[]
+
+export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
+  schema?: RouteSchema
+  /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
+  bodyLimit?: number
+  onRequest?: OneOrMany<RequestHook<G>>
+  preParsing?: OneOrMany<PreParsingHook<G>>
+  preValidation?: OneOrMany<RequestHook<G>>
+  preHandler?: OneOrMany<RequestHook<G>>
+  preSerialization?: OneOrMany<PayloadHook<G>>
+  onSend?: OneOrMany<PayloadHook<G>>
+  onResponse?: OneOrMany<RequestHook<G>>
+  onError?: OneOrMany<OnErrorHook<G>>
+  onTimeout?: OneOrMany<RequestHook<G>>
+  onRequestAbort?: OneOrMany<RequestHook<G>>
+}
+
+export interface RouteOptions<G extends RouteGeneric = {}> extends RouteShorthandOptions<G> {
+  method: HTTPMethod | Lowercase<HTTPMethod> | Array<HTTPMethod | Lowercase<HTTPMethod>>
+  url: string
+  handler: RouteHandler<G>
+}
+
+/** `app.get(path, [options], handler)` and its siblings. */
+export interface RouteShorthand<App> {
+  <G extends RouteGeneric = {}>(path: string, handler: RouteHandler<G>): App
+  <G extends RouteGeneric = {}>(path: string, options: RouteShorthandOptions<G>, handler: RouteHandler<G>): App
+}
+
+// ---------------------------------------------------------------------------
+// Plugins
+
+export interface RegisterOptions {
+  /** Prepended to every route the plugin (and its children) declares. */
+  prefix?: string
+}
+
+export type Plugin<Options extends Record<string, any> = Record<string, any>> = (
+  instance: HotpathInstance,
+  options: Options
+) => void | PromiseLike<void>
+
+export interface PluginMeta {
+  /** Shown in errors and logs about this plugin. */
+  name?: string
+}
+
+/**
+ * Marks a plugin as not encapsulated: its decorators, hooks and handlers
+ * apply to the context that registers it.
+ */
+export declare function plugin<P extends Plugin<any>>(fn: P, meta?: PluginMeta): P
+
+// ---------------------------------------------------------------------------
+// Content-type parsers
+
+export interface ContentTypeParserOptions {
+  /** How the body is handed to the parser. */
+  parseAs?: 'string' | 'buffer'
+  /** This parser's body limit in bytes (defaults to the app's). */
+  bodyLimit?: number
+}
+
+export type ContentTypeParser<Body> = (request: HotpathRequest, body: Body) => unknown
+
+// ---------------------------------------------------------------------------
+// inject
+
+export interface InjectOptions {
+  method?: HTTPMethod | Lowercase<HTTPMethod>
+  url?: string
+  /** Added to `url` as a query string. */
+  query?: string | Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>
+  headers?: Record<string, string | number | readonly string[]>
+  /** An object is sent as JSON (with its content type unless one is set). */
+  payload?: string | Buffer | Uint8Array | object
+  /** The client address the request appears to come from. */
+  remoteAddress?: string
+}
+
+export interface InjectResponse {
+  statusCode: number
+  headers: OutgoingHttpHeaders
+  /** The body as UTF-8 text. */
+  body: string
+  /** The body bytes. */
+  rawPayload: Buffer
+  /** The body parsed as JSON. */
+  json<T = any>(): T
+}
+
+// ---------------------------------------------------------------------------
+// The app
+
+export interface ListenOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number
+  /** Defaults to 'localhost'. */
+  host?: string
+  backlog?: number
+}
+
+export interface HotpathInstance {
+  get: RouteShorthand<this>
+  post: RouteShorthand<this>
+  put: RouteShorthand<this>
+  patch: RouteShorthand<this>
+  delete: RouteShorthand<this>
+  head: RouteShorthand<this>
+  options: RouteShorthand<this>
+  /** Every method. */
+  all: RouteShorthand<this>
+  route<G extends RouteGeneric = {}>(options: RouteOptions<G>): this
+
+  addHook<G extends RouteGeneric = {}>(name: 'onRequest', hook: RequestHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'preParsing', hook: PreParsingHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'preValidation', hook: RequestHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'preHandler', hook: RequestHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'preSerialization', hook: PayloadHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'onSend', hook: PayloadHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'onResponse', hook: RequestHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'onError', hook: OnErrorHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'onTimeout', hook: RequestHook<G>): this
+  addHook<G extends RouteGeneric = {}>(name: 'onRequestAbort', hook: RequestHook<G>): this
+  addHook(name: 'onRoute', hook: OnRouteHook): this
+  addHook(name: 'onRegister', hook: OnRegisterHook): this
+  addHook(name: 'onReady', hook: AppHook): this
+  addHook(name: 'onListen', hook: OnListenHook): this
+  addHook(name: 'preClose', hook: AppHook): this
+  addHook(name: 'onClose', hook: AppHook): this
+
+  /**
+   * Registers a plugin in a child context. Awaiting the result loads the
+   * plugin (and everything registered before it).
+   */
+  register<Options extends Record<string, any>>(
+    plugin: Plugin<Options>,
+    options?: Options & RegisterOptions
+  ): this & PromiseLike<void>
+
+  decorate(name: string, value: unknown): this
+  decorateRequest(name: string, value: unknown): this
+  decorateReply(name: string, value: unknown): this
+  hasDecorator(name: string): boolean
+
+  use(middleware: Middleware): this
+
+  setErrorHandler(handler: ErrorHandler): this
+  setNotFoundHandler(handler: NotFoundHandler): this
+
+  addContentTypeParser(
+    type: string | readonly string[],
+    options: ContentTypeParserOptions & { parseAs: 'buffer' },
+    parser: ContentTypeParser<Buffer>
+  ): this
+  addContentTypeParser(
+    type: string | readonly string[],
+    options: ContentTypeParserOptions & { parseAs?: 'string' },
+    parser: ContentTypeParser<string>
+  ): this
+
+  inject(options: InjectOptions | string): Promise<InjectResponse>
+
+  ready(): Promise<this>
+  /** Resolves to the address, e.g. `http://127.0.0.1:3000`. */
+  listen(options?: ListenOptions): Promise<string>
+  close(): Promise<void>
+  /** The listening server (http.Server / https.Server, or net.Server / tls.Server on `wire`). */
+  readonly server: Server
+  /** The address once listening. */
+  addresses(): AddressInfo[]
+  readonly log: HotpathLogger
+  /** The prefix of this context ('' at the root). */
+  readonly prefix: string
+}
+
+// ---------------------------------------------------------------------------
+// Options
+
+export interface HotpathOptions {
+  /** false (default): no logging. true: pino at 'info'. Or pino options, or a pino logger. */
+  logger?: boolean | LoggerOptions | HotpathLogger
+  /** Largest request body in bytes (default 1 MiB). */
+  bodyLimit?: number
+  /**
+   * Trust X-Forwarded-* headers: true (any hop), a hop count, an address
+   * or list of addresses/CIDRs, or a function of (address, hop).
+   */
+  trustProxy?: boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean)
+  /** ms to receive the request head (408 past it). */
+  headersTimeout?: number
+  /** ms to receive the whole request, and to answer it (408/503 past it). */
+  requestTimeout?: number
+  /** ms an idle keep-alive socket is kept open. */
+  keepAliveTimeout?: number
+  /** Largest request head in bytes (431 past it). */
+  maxHeaderSize?: number
+  /** Longest path parameter in characters (404 past it). */
+  maxParamLength?: number
+  /** '/Foo' and '/foo' are different routes (default true). */
+  caseSensitive?: boolean
+  /** '/foo/' matches '/foo' (default false). */
+  ignoreTrailingSlash?: boolean
+  /** Request ids; by default a counter. */
+  genReqId?: (raw: RawRequest) => string
+  /** TLS options: serves HTTPS. */
+  https?: SecureContextOptions & TlsOptions
+  /** 'node' (default) runs on node:http; 'wire' on hotpath's own HTTP/1.1 engine. */
+  engine?: 'node' | 'wire'
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/** Throw (or reject with) one to answer `statusCode` with `{ statusCode, error, message }`. */
+export declare class HttpError extends Error {
+  constructor(statusCode: number, message?: string)
+  readonly statusCode: number
+  /** The reason phrase, e.g. 'Not Found'. */
+  readonly error: string
+}
+
+// ---------------------------------------------------------------------------
+// Entry point
+
+declare function hotpath(options?: HotpathOptions): HotpathInstance
+export default hotpath
+export { hotpath }

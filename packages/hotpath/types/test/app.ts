@@ -1,0 +1,82 @@
+import hotpath, { HttpError, plugin } from 'hotpath'
+import type { HotpathInstance, HotpathOptions, InjectResponse } from 'hotpath'
+import { expectTypeOf } from './helpers.js'
+
+// Options
+const app = hotpath({
+  logger: true,
+  bodyLimit: 1024 * 1024,
+  trustProxy: true,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  maxHeaderSize: 16 * 1024,
+  maxParamLength: 100,
+  caseSensitive: true,
+  ignoreTrailingSlash: false,
+  genReqId: (raw) => `${raw.method}-${Date.now()}`,
+  engine: 'wire'
+})
+expectTypeOf(app).toBe<HotpathInstance>()
+hotpath()
+hotpath({ logger: { level: 'warn' } })
+hotpath({ trustProxy: ['10.0.0.0/8', '127.0.0.1'] })
+hotpath({ trustProxy: 1 })
+hotpath({ https: { key: 'k', cert: 'c' } })
+
+// @ts-expect-error bodyLimit is a number of bytes
+hotpath({ bodyLimit: '1mb' })
+// @ts-expect-error engine is 'node' or 'wire'
+hotpath({ engine: 'uws' })
+// @ts-expect-error caseSensitive is a boolean
+hotpath({ caseSensitive: 'yes' })
+// @ts-expect-error unknown option
+hotpath({ bodylimit: 10 })
+// @ts-expect-error genReqId returns a string
+hotpath({ genReqId: () => 42 })
+
+const options: HotpathOptions = { requestTimeout: 1000 }
+hotpath(options)
+
+// Chaining: every configuration method returns the app
+app
+  .decorate('db', {})
+  .decorateRequest('user', null)
+  .decorateReply('render', function () {})
+  .setErrorHandler((error, req, reply) => reply.code(error.statusCode ?? 500).send({ message: error.message }))
+  .setNotFoundHandler((req, reply) => reply.code(404).send({ missing: req.url }))
+  .get('/', () => 'ok')
+  .post('/x', async () => ({ ok: true }))
+
+// Lifecycle
+async function lifecycle () {
+  const ready: HotpathInstance = await app.ready()
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  expectTypeOf(address).toBe<string>()
+  app.server.address()
+  await app.close()
+  expectTypeOf(await app.inject('/')).toBe<InjectResponse>()
+  void ready
+}
+void lifecycle
+
+// @ts-expect-error listen takes an options object, not a bare port
+app.listen(3000)
+// @ts-expect-error port is a number
+app.listen({ port: '3000' })
+
+// HttpError
+const e = new HttpError(404, 'no such book')
+expectTypeOf(e.statusCode).toBe<number>()
+const asError: Error = e
+void asError
+// @ts-expect-error status first, as a number
+new HttpError('not found', 404)
+
+// plugin() keeps the function's type
+const p = plugin(async (instance, opts: { greeting: string }) => {
+  instance.decorate('greeting', opts.greeting)
+}, { name: 'greeting' })
+app.register(p, { greeting: 'hi' })
+// @ts-expect-error plugin meta has a name, nothing else
+plugin(async () => {}, { nmae: 'x' })

@@ -1,0 +1,63 @@
+import hotpath, { plugin } from 'hotpath'
+import type { HotpathInstance, Plugin } from 'hotpath'
+import cors from 'cors'
+import { expectTypeOf } from './helpers.js'
+
+const app = hotpath()
+
+// An async plugin with options and a prefix
+const books: Plugin<{ store: Map<string, string> }> = async (instance, opts) => {
+  instance.get('/books', () => [...opts.store.values()])
+}
+app.register(books, { prefix: '/api/v1', store: new Map() })
+
+// A sync plugin, no options
+app.register((instance) => {
+  instance.addHook('onRequest', (req) => {})
+})
+
+// register is awaitable and chainable
+async function load () {
+  await app.register(async (instance) => {
+    instance.get('/x', () => 'x')
+  })
+  app
+    .register(async () => {})
+    .register(async () => {})
+}
+void load
+
+// plugin(): shared with the parent, named
+const auth = plugin(async (instance: HotpathInstance, opts: { secret: string }) => {
+  instance.decorateRequest('user', null)
+  instance.addHook('preHandler', async (req) => {})
+}, { name: 'auth' })
+app.register(auth, { secret: 's' })
+expectTypeOf(auth).toBe<(instance: HotpathInstance, opts: { secret: string }) => Promise<void>>()
+
+// Connect middleware
+app.use(cors())
+app.use((req, res, next) => { res.setHeader('x-mw', '1'); next() })
+
+// Content-type parsers
+app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (req, body) => {
+  expectTypeOf(body).toBe<string>()
+  return body.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+})
+app.addContentTypeParser(['application/octet-stream', 'image/png'], { parseAs: 'buffer', bodyLimit: 10_000_000 }, async (req, body) => {
+  expectTypeOf(body).toBe<Buffer>()
+  return body
+})
+
+// @ts-expect-error register's prefix is a string
+app.register(async () => {}, { prefix: 1 })
+// @ts-expect-error the plugin's own options are checked
+app.register(books, { prefix: '/b', store: 'not a map' })
+// @ts-expect-error parseAs is 'string' or 'buffer'
+app.addContentTypeParser('text/csv', { parseAs: 'stream' }, (req, body) => body)
+// @ts-expect-error a buffer parser gets a Buffer, not a string
+app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (req, body: string) => body)
+// @ts-expect-error parsers have no done callback
+app.addContentTypeParser('text/csv', { parseAs: 'string' }, (req, body, done) => done(null, body))
+// @ts-expect-error middleware is (req, res, next)
+app.use((a: string) => {})

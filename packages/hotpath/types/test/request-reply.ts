@@ -1,0 +1,71 @@
+import hotpath from 'hotpath'
+import type { HotpathReply, HotpathRequest } from 'hotpath'
+import { expectTypeOf } from './helpers.js'
+
+const app = hotpath()
+
+app.get('/r', (req, reply) => {
+  expectTypeOf(req.method).toBe<string>()
+  expectTypeOf(req.url).toBe<string>()
+  expectTypeOf(req.hostname).toBe<string | undefined>()
+  expectTypeOf(req.raw.httpVersion).toBe<string>()
+  expectTypeOf(req.headers.host).toBe<string | undefined>()
+  req.log.info({ id: req.id }, 'hello')
+  req.log.child({ a: 1 }).debug('child')
+
+  // Reply methods chain
+  expectTypeOf(reply.code(201)).toBe<HotpathReply>()
+  reply.code(201).header('x-a', 'b').header('x-n', 1).header('set-cookie', ['a=1', 'b=2'])
+  reply.headers({ 'cache-control': 'no-store', 'x-count': 3 }).type('text/html')
+  expectTypeOf(reply.sent).toBe<boolean>()
+
+  // @ts-expect-error a status code is a number
+  reply.code('201')
+  // @ts-expect-error a header name is a string
+  reply.header(42, 'x')
+  // @ts-expect-error a header value is a string, number or string[]
+  reply.header('x-a', { nested: true })
+  // @ts-expect-error sent is read-only
+  reply.sent = true
+  // @ts-expect-error type() takes a content type string
+  reply.type(42)
+  // @ts-expect-error request.params is not a function
+  req.params()
+
+  return reply.send({ ok: true })
+})
+
+app.get('/redirect', (req, reply) => reply.redirect('/elsewhere'))
+app.get('/redirect301', (req, reply) => reply.redirect('/elsewhere', 301))
+app.get('/hijack', (req, reply) => { reply.hijack() })
+
+// A reply typed by the route's Reply only accepts that payload
+app.get<{ Reply: { id: number } }>('/typed', (req, reply) => {
+  reply.send({ id: 1 })
+})
+
+// Abort-aware work
+app.get('/slow', async (req) => {
+  const res = await fetch('http://127.0.0.1:1/', { signal: req.signal }).catch(() => null)
+  return { got: res !== null }
+})
+
+// Decorators typed by module augmentation
+declare module 'hotpath' {
+  interface HotpathInstance { config: { name: string } }
+  interface HotpathRequest { user?: { id: string } }
+  interface HotpathReply { ok(): void }
+}
+app.decorate('config', { name: 'x' })
+app.decorateRequest('user', undefined)
+app.decorateReply('ok', function (this: HotpathReply) { this.send({ ok: true }) })
+app.get('/me', function (req, reply) {
+  expectTypeOf(this.config.name).toBe<string>()
+  expectTypeOf(req.user).toBe<{ id: string } | undefined>()
+  reply.ok()
+})
+
+function takesRequest (req: HotpathRequest<{ Params: { a: string } }>) {
+  return req.params.a
+}
+void takesRequest
