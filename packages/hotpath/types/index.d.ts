@@ -460,10 +460,23 @@ export interface HotpathOptions {
 // ---------------------------------------------------------------------------
 // Errors
 
-/** Throw (or reject with) one to answer `statusCode` with `{ statusCode, error, message }`. */
+export interface HttpErrorOptions {
+  /** An error code for the JSON body and logs, e.g. 'BOOK_NOT_FOUND'. */
+  code?: string
+  /** The underlying error (kept for logs, never sent). */
+  cause?: unknown
+}
+
+/**
+ * Throw (or reject with) one to answer `statusCode` (400-599) with
+ * `{ statusCode, error, message }`. The message defaults to the reason phrase.
+ */
 export declare class HttpError extends Error {
-  constructor(statusCode: number, message?: string)
+  constructor(statusCode: number, message?: string, options?: HttpErrorOptions)
   readonly statusCode: number
+  code: string | undefined
+  /** Extra fields merged into the JSON body (e.g. `validation`). */
+  details: Record<string, unknown> | undefined
   /** The reason phrase, e.g. 'Not Found'. */
   readonly error: string
 }

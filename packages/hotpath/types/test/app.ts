@@ -80,3 +80,8 @@ const p = plugin(async (instance, opts: { greeting: string }) => {
 app.register(p, { greeting: 'hi' })
 // @ts-expect-error plugin meta has a name, nothing else
 plugin(async () => {}, { nmae: 'x' })
+const coded = new HttpError(409, 'taken', { code: 'BOOK_EXISTS', cause: new Error('dup') })
+expectTypeOf(coded.code).toBe<string | undefined>()
+expectTypeOf(coded.error).toBe<string>()
+// @ts-expect-error the reason phrase is derived from the status
+coded.error = 'Conflict'
