@@ -1,0 +1,60 @@
+// What every target server shares: its environment (which scenario, which
+// port) and the few helpers that frameworks without their own idiom need.
+// A target serves exactly one scenario per process, so nothing registered for
+// one scenario (100 routes, hooks) weighs on another.
+
+import Ajv from 'ajv'
+import { serverKind, payloadSizeOf, payloadString, postBodySchema } from '../scenarios/index.js'
+
+export const scenarioId = process.env.LAB_SCENARIO || 'hello'
+/** hello | params | json-post | delay-1ms | payload | hooks */
+export const kind = serverKind(scenarioId)
+export const port = Number(process.env.PORT || 3000)
+export const host = process.env.HOST || '127.0.0.1'
+export const payload = kind === 'payload' ? payloadString(payloadSizeOf(scenarioId)) : ''
+
+export { decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, hooksBody } from '../scenarios/index.js'
+
+/** For frameworks without built-in validation: the same compiled JSON Schema validator. */
+export const validateBody = new Ajv({ allErrors: false }).compile(postBodySchema)
+
+/** The 400 body for a body that fails the schema. */
+export function invalidBody (errors) {
+  const e = errors && errors[0]
+  return { statusCode: 400, error: 'Bad Request', message: e ? `body${e.instancePath} ${e.message}` : 'invalid body' }
+}
+
+export const delay1ms = () => new Promise((resolve) => setTimeout(resolve, 1))
+
+/** The exit code by which a target says it does not implement a scenario. */
+export const UNSUPPORTED = 3
+
+export function unsupported () {
+  console.error(`scenario "${scenarioId}" is not supported by this target`)
+  process.exit(UNSUPPORTED)
+}
+
+/**
+ * Buffers a node:http request body and parses it as JSON, for servers that
+ * have no body parser of their own. Resolves undefined for invalid JSON.
+ * @param {import('node:http').IncomingMessage} req
+ */
+export function readJson (req) {
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    let size = 0
+    req.on('data', (c) => {
+      size += c.length
+      if (size > 1024 * 1024) { req.destroy(); reject(new Error('body too large')) } else chunks.push(c)
+    })
+    req.on('end', () => {
+      try { resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) } catch { resolve(undefined) }
+    })
+    req.on('error', reject)
+  })
+}
+
+/** Tells the runner the port is bound (it also polls the port, for --cmd servers). */
+export function ready (what) {
+  if (process.send) process.send({ type: 'lab:listening', port, what })
+}

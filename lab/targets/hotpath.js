@@ -1,0 +1,39 @@
+// hotpath, on the engine named by HOTPATH_ENGINE (node | wire): response
+// schemas everywhere, body schema for json-post, hooks that return values or
+// promises (no done callbacks).
+
+import hotpath from 'hotpath'
+import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready } from './common.js'
+
+const engine = process.env.HOTPATH_ENGINE || 'node'
+const app = hotpath({ engine, logger: false })
+const out = (schema) => ({ schema: { response: { 200: schema } } })
+
+switch (kind) {
+  case 'hello':
+    app.get('/', out(responseSchemas.hello), () => ({ hello: 'world' }))
+    break
+  case 'params':
+    for (const r of decoyRoutes) app.get(r, out({ type: 'object', properties: { route: { type: 'string' } } }), () => ({ route: r }))
+    app.get(paramsRoute, out(responseSchemas.params), (req) => ({ user: req.params.id, post: req.params.post }))
+    break
+  case 'json-post':
+    app.post('/echo', { schema: { body: postBodySchema, response: { 200: responseSchemas.echo } } }, (req) => echoOf(req.body))
+    break
+  case 'delay-1ms':
+    app.get('/delay', out(responseSchemas.hello), async () => { await delay1ms(); return { hello: 'world' } })
+    break
+  case 'payload':
+    app.get('/payload', (req, reply) => { reply.type('text/plain; charset=utf-8'); return payload })
+    break
+  case 'hooks':
+    app.addHook('onRequest', (req) => { req.a = 1 })
+    app.addHook('preHandler', (req) => { req.b = 2 })
+    app.addHook('preHandler', async (req) => { req.c = 3 })
+    app.get('/hooks', out(responseSchemas.hooks), (req) => ({ a: req.a, b: req.b, c: req.c }))
+    break
+  default: unsupported()
+}
+
+await app.listen({ port, host })
+ready(`hotpath-${engine}`)
