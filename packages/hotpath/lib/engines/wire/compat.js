@@ -1,0 +1,151 @@
+// The IncomingMessage/ServerResponse subset connect-style middleware needs
+// (app.use on the wire engine): enough for cors, helmet and most header
+// middleware. docs/engines.md lists what it leaves out. Headers set here are
+// merged into the response the core writes later (the core's win), exactly
+// as res.setHeader + writeHead merge on node:http.
+
+import { EventEmitter } from 'node:events'
+
+/** @typedef {import('./request.js').WireRequest} WireRequest */
+/** @typedef {import('./request.js').WireResponse} WireResponse */
+/** @typedef {import('./index.js').WireEngine} WireEngine */
+
+export class CompatRequest extends EventEmitter {
+  /** @param {WireRequest} raw */
+  constructor (raw) {
+    super()
+    this.raw = raw
+    this.method = raw.method
+    this.url = raw.url
+    this.originalUrl = raw.url
+    this.headers = raw.headers
+    this.rawHeaders = raw.rawHeaders
+    this.httpVersion = raw.httpVersion
+    this.httpVersionMajor = 1
+    this.httpVersionMinor = raw.httpVersion === '1.1' ? 1 : 0
+  }
+
+  get socket () { return this.raw.conn.socket }
+  get connection () { return this.raw.conn.socket }
+  get complete () { return this.raw.complete }
+}
+
+export class CompatResponse extends EventEmitter {
+  /**
+   * @param {WireEngine} engine
+   * @param {WireResponse} res
+   * @param {CompatRequest} req
+   */
+  constructor (engine, res, req) {
+    super()
+    this.engine = engine
+    this.res = res
+    this.req = req
+    this.statusCode = 200
+    /** @type {string | undefined} */
+    this.statusMessage = undefined
+    /** @type {Buffer[]} */
+    this.chunks = []
+    this.writableEnded = false
+    this.finished = false
+    this.locals = Object.create(null)
+    if (res.extraHeaders === null) res.extraHeaders = {}
+  }
+
+  get headersSent () { return this.res.headersSent }
+  get writableFinished () { return this.res.state === 3 }
+  get socket () { return this.res.conn.socket }
+  get connection () { return this.res.conn.socket }
+
+  /** @returns {Record<string, string | number | string[]>} */
+  get store () { return /** @type {Record<string, string | number | string[]>} */ (this.res.extraHeaders) }
+
+  /**
+   * @param {string} name
+   * @param {string | number | readonly string[]} value
+   */
+  setHeader (name, value) {
+    if (this.res.headersSent) throw Object.assign(new Error('Cannot set headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
+    this.store[String(name).toLowerCase()] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
+    return this
+  }
+
+  /** @param {string} name */
+  getHeader (name) { return this.store[String(name).toLowerCase()] }
+
+  getHeaders () { return { ...this.store } }
+
+  getHeaderNames () { return Object.keys(this.store) }
+
+  /** @param {string} name */
+  hasHeader (name) { return this.store[String(name).toLowerCase()] !== undefined }
+
+  /** @param {string} name */
+  removeHeader (name) {
+    if (this.res.headersSent) throw Object.assign(new Error('Cannot remove headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
+    delete this.store[String(name).toLowerCase()]
+  }
+
+  /**
+   * @param {number} statusCode
+   * @param {any} [reason]
+   * @param {any} [headers]
+   */
+  writeHead (statusCode, reason, headers) {
+    if (typeof reason !== 'string') headers = reason
+    this.statusCode = statusCode
+    if (headers != null) {
+      if (Array.isArray(headers)) {
+        for (let i = 0; i + 1 < headers.length; i += 2) this.setHeader(headers[i], headers[i + 1])
+      } else {
+        for (const k of Object.keys(headers)) this.setHeader(k, headers[k])
+      }
+    }
+    return this
+  }
+
+  /**
+   * Buffers until end(): the response goes out in one write (no streaming
+   * through the compat object).
+   * @param {string | Buffer | Uint8Array} chunk
+   * @param {any} [encoding]
+   * @param {any} [cb]
+   */
+  write (chunk, encoding, cb) {
+    if (this.writableEnded) return false
+    if (typeof encoding === 'function') cb = encoding
+    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? /** @type {BufferEncoding} */ (encoding) : 'utf8') : Buffer.from(chunk))
+    if (typeof cb === 'function') queueMicrotask(cb)
+    return true
+  }
+
+  /**
+   * @param {any} [chunk]
+   * @param {any} [encoding]
+   * @param {any} [cb]
+   */
+  end (chunk, encoding, cb) {
+    if (typeof chunk === 'function') { cb = chunk; chunk = undefined }
+    if (typeof encoding === 'function') { cb = encoding; encoding = undefined }
+    if (this.writableEnded) return this
+    if (chunk != null) this.write(chunk, encoding)
+    this.writableEnded = true
+    if (typeof cb === 'function') this.once('finish', cb)
+    const body = this.chunks.length === 0 ? null : this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks)
+    this.chunks = []
+    this.engine.write(this.res, this.statusCode, {}, body)
+    return this
+  }
+
+  /**
+   * Called by the engine when the response is done or the connection died.
+   * @param {Error | null} err
+   */
+  finish (err) {
+    if (err === null) {
+      this.finished = true
+      this.emit('finish')
+    }
+    this.emit('close')
+  }
+}

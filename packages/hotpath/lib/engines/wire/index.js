@@ -1,0 +1,311 @@
+// hotpath's own HTTP/1.1 engine on node:net / node:tls: the Engine of
+// lib/engines/engine.js without node:http's IncomingMessage/ServerResponse
+// streams. See docs/engines.md for its limits and defaults.
+
+import net from 'node:net'
+import tls from 'node:tls'
+import stream from 'node:stream'
+import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
+import { resolveLimits, TICK_MS, LINGER_MS } from './limits.js'
+import { CompatRequest, CompatResponse } from './compat.js'
+
+/** @typedef {import('../engine.js').Engine} Engine */
+/** @typedef {import('../engine.js').EngineOptions} EngineOptions */
+/** @typedef {import('./request.js').WireRequest} WireRequest */
+/** @typedef {import('./request.js').WireResponse} WireResponse */
+
+const kConn = Symbol('wire.connection')
+
+export class WireEngine {
+  /** @param {Partial<EngineOptions> & Record<string, any>} [options] */
+  constructor (options = {}) {
+    /** @type {'wire'} */
+    this.name = 'wire'
+    this.limits = resolveLimits(options)
+    this.stream = stream
+    /** @type {((raw: any, res: any) => void) | null} */
+    this.handler = null
+    /** @type {((raw: any, socket: import('node:stream').Duplex, head: Buffer) => void) | null} */
+    this.upgradeHandler = null
+    /** @type {((err: Error, info?: object) => void) | null} */
+    this.onClientError = typeof options.onClientError === 'function' ? options.onClientError : null
+    /** @type {Set<Connection>} */
+    this.connections = new Set()
+    this.closing = false
+    /** coarse clock for timeouts, refreshed by the shared timer */
+    this.clock = Date.now()
+    this.second = 0
+    this.dateLine = ''
+    this.refreshDate(this.clock)
+    this.keepAliveLines = 'Connection: keep-alive\r\nKeep-Alive: timeout=' +
+      Math.max(1, Math.floor(this.limits.keepAliveTimeout / 1000)) + '\r\n\r\n'
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.timer = null
+    /** @type {(() => void) | null} */
+    this.closed = null
+    const onConnection = (/** @type {import('node:net').Socket} */ socket) => this.accept(socket, false)
+    this.encryptedServer = options.https != null
+    /** @type {import('node:net').Server} */
+    this.server = options.https != null
+      ? tls.createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
+      : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
+    this.server.on('error', () => {})
+    if (options.https != null) {
+      // a failed TLS handshake is the client's problem; it must not crash the server
+      this.server.on('tlsClientError', (err) => this.clientError(err, null))
+    }
+  }
+
+  /** @param {number} now */
+  refreshDate (now) {
+    const second = Math.floor(now / 1000)
+    if (second === this.second) return
+    this.second = second
+    this.dateLine = 'Date: ' + new Date(now).toUTCString() + '\r\n'
+  }
+
+  /**
+   * @param {import('node:net').Socket} socket
+   * @param {boolean} encrypted
+   */
+  accept (socket, encrypted) {
+    if (this.closing) {
+      socket.destroy()
+      return
+    }
+    if (!encrypted) socket.setNoDelay(true)
+    const conn = new Connection(this, socket, encrypted)
+    setConn(socket, conn)
+    this.connections.add(conn)
+    socket.on('data', onData)
+    socket.on('drain', onDrain)
+    socket.on('error', onError)
+    socket.on('close', onClose)
+    socket.on('end', onEnd)
+    this.startTimer()
+  }
+
+  /** @param {Connection} conn */
+  unbind (conn) {
+    const socket = conn.socket
+    socket.removeListener('data', onData)
+    socket.removeListener('drain', onDrain)
+    socket.removeListener('error', onError)
+    socket.removeListener('close', onClose)
+    socket.removeListener('end', onEnd)
+    setConn(socket, undefined)
+    if (conn.paused !== 0) socket.resume()
+  }
+
+  startTimer () {
+    if (this.timer !== null) return
+    this.timer = setInterval(tick, TICK_MS, this)
+    this.timer.unref()
+  }
+
+  /**
+   * @param {Error} err
+   * @param {Connection | null} conn
+   */
+  clientError (err, conn) {
+    if (this.onClientError === null) return
+    try {
+      this.onClientError(err, conn === null ? {} : { remoteAddress: conn.remoteAddress })
+    } catch {}
+  }
+
+  /** Resolves close() once the last connection is gone. */
+  maybeClosed () {
+    if (this.closing && this.connections.size === 0 && this.timer !== null) {
+      clearInterval(this.timer)
+      this.timer = null
+    }
+  }
+
+  // ── Engine interface (lib/engines/engine.js) ─────────────────────────
+
+  /** @param {(raw: any, res: any) => void} handler */
+  setHandler (handler) { this.handler = handler }
+
+  /** @param {(raw: any, socket: import('node:stream').Duplex, head: Buffer) => void} handler */
+  setUpgradeHandler (handler) { this.upgradeHandler = handler }
+
+  /**
+   * @param {{ port?: number, host?: string, backlog?: number }} opts
+   * @returns {Promise<import('node:net').AddressInfo>}
+   */
+  listen (opts = {}) {
+    return new Promise((resolve, reject) => {
+      const server = this.server
+      const onErr = (/** @type {Error} */ err) => reject(err)
+      server.once('error', onErr)
+      server.listen({ port: opts.port ?? 0, host: opts.host, backlog: opts.backlog }, () => {
+        server.removeListener('error', onErr)
+        this.startTimer()
+        resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
+      })
+    })
+  }
+
+  /** @returns {Promise<void>} */
+  close () {
+    this.closing = true
+    return new Promise((resolve) => {
+      if (this.server.listening) this.server.close(() => resolve())
+      for (const conn of this.connections) {
+        // idle sockets close now; busy ones close after their response
+        if (conn.idle) conn.destroy()
+        else conn.closing = true
+      }
+      if (!this.server.listening && this.connections.size === 0) resolve()
+      this.maybeClosed()
+    })
+  }
+
+  /** @param {WireRequest} raw */
+  remoteAddress (raw) { return raw.conn.remoteAddress }
+
+  /** @param {WireRequest} raw */
+  encrypted (raw) { return raw.conn.encrypted }
+
+  /** @param {WireRequest} raw */
+  hasBody (raw) { return raw.chunked || raw.contentLength > 0 }
+
+  /** @param {WireRequest} raw */
+  contentLength (raw) { return raw.chunked ? -1 : raw.contentLength }
+
+  /**
+   * @param {WireRequest} raw
+   * @param {number} limit
+   * @param {(err: any, body?: Buffer) => void} done
+   */
+  readBody (raw, limit, done) { raw.conn.readBody(raw, limit, done) }
+
+  /** @param {WireRequest} raw */
+  bodyStream (raw) { return raw.conn.bodyStream(raw) }
+
+  /**
+   * @param {WireResponse} res
+   * @param {number} statusCode
+   * @param {Record<string, string | number | string[]>} headers
+   * @param {string | Buffer | null} body
+   */
+  write (res, statusCode, headers, body) { res.conn.write(res, statusCode, headers, body) }
+
+  /**
+   * @param {WireResponse} res
+   * @param {number} statusCode
+   * @param {Record<string, string | number | string[]>} headers
+   * @param {import('node:stream').Readable} source
+   * @param {(err: Error | null) => void} done
+   */
+  writeStream (res, statusCode, headers, source, done) { res.conn.writeStream(res, statusCode, headers, source, done) }
+
+  /** @param {WireResponse} res */
+  headersSent (res) { return res.headersSent }
+
+  /**
+   * @param {WireResponse} res
+   * @param {(res: any, error: Error | null) => void} onFinish
+   */
+  onFinish (res, onFinish) {
+    if (res.state === 3) {
+      // finished before anyone asked; report it the way it ended
+      onFinish(res, res.conn.detached && !res.headersSent ? new Error('Connection closed before the response was sent') : null)
+      return
+    }
+    res.finishCb = onFinish
+  }
+
+  /** @param {WireResponse} res */
+  hijack (res) {
+    const conn = res.conn
+    res.hijacked = true
+    res.state = 3
+    return conn.detach()
+  }
+
+  /**
+   * @param {WireRequest} raw
+   * @param {WireResponse} res
+   * @returns {[any, any]}
+   */
+  compat (raw, res) {
+    if (res.compat === null) res.compat = new CompatResponse(this, res, new CompatRequest(raw))
+    return [res.compat.req, res.compat]
+  }
+
+  isClosing () { return this.closing }
+}
+
+/**
+ * @param {import('node:net').Socket} socket
+ * @param {Connection | undefined} conn
+ */
+function setConn (socket, conn) {
+  const s = /** @type {any} */ (socket)
+  s[kConn] = conn
+}
+
+/**
+ * @this {import('node:net').Socket}
+ * @param {Buffer} chunk
+ */
+function onData (chunk) { /** @type {any} */ (this)[kConn].onData(chunk) }
+/** @this {import('node:net').Socket} */
+function onDrain () { /** @type {any} */ (this)[kConn].onDrain() }
+/**
+ * @this {import('node:net').Socket}
+ * @param {Error} err
+ */
+function onError (err) {
+  const conn = /** @type {any} */ (this)[kConn]
+  if (conn !== undefined) conn.engine.clientError(err, conn)
+}
+/** @this {import('node:net').Socket} */
+function onClose () { /** @type {any} */ (this)[kConn].onClose() }
+/** @this {import('node:net').Socket} */
+function onEnd () {
+  // the client finished sending; what it sent is answered, then we close
+  const conn = /** @type {Connection} */ (/** @type {any} */ (this)[kConn])
+  conn.closing = true
+  if (conn.ended) conn.destroy()
+  else if (conn.idle) conn.shutdown()
+}
+
+/**
+ * The one shared timer: refreshes the Date header and enforces every
+ * connection's timeout, so no timer is armed per request.
+ * @param {WireEngine} engine
+ */
+function tick (engine) {
+  const now = Date.now()
+  engine.clock = now
+  engine.refreshDate(now)
+  const { headersTimeout, requestTimeout, keepAliveTimeout } = engine.limits
+  for (const conn of engine.connections) {
+    const age = now - conn.since
+    switch (conn.phase) {
+      case P_HEAD:
+        if ((headersTimeout > 0 && age > headersTimeout) || (requestTimeout > 0 && age > requestTimeout)) conn.timeout()
+        break
+      case P_BODY:
+        if (requestTimeout > 0 && age > requestTimeout) conn.timeout()
+        break
+      case P_IDLE:
+        if (age > keepAliveTimeout || engine.closing) conn.timeout()
+        break
+      case P_LINGER:
+        if (age > LINGER_MS) conn.timeout()
+        break
+    }
+  }
+}
+
+/**
+ * @param {Partial<EngineOptions> & Record<string, any>} [options]
+ * @returns {Engine & WireEngine}
+ */
+export function createWireEngine (options) {
+  return /** @type {any} */ (new WireEngine(options))
+}

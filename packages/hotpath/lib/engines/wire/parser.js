@@ -1,0 +1,607 @@
+// A strict, incremental HTTP/1.1 request parser (RFC 9112).
+//
+// Fast path: a whole head in one chunk is found with one Buffer#indexOf of
+// CRLFCRLF, turned into one latin1 string and cut with String#indexOf; the
+// only per-byte work is a table lookup over the characters, which allocates
+// nothing. Anything the RFC does not allow, and anything that lets two
+// parsers disagree about where a message ends (the root of request
+// smuggling), is rejected: the connection is told to answer 400/414/431/505
+// and close, and no handler runs for that request or anything after it.
+
+import { WireRequest } from './request.js'
+
+const S_HEAD = 0
+const S_BODY = 1
+const S_CHUNK_SIZE = 2
+const S_CHUNK_DATA = 3
+const S_CHUNK_END = 4
+const S_TRAILERS = 5
+const S_DEAD = 6
+
+const CRLF = Buffer.from('\r\n')
+const CRLFCRLF = Buffer.from('\r\n\r\n')
+
+// tchar (RFC 9110 §5.6.2): method and field names.
+const TOKEN = new Uint8Array(256)
+for (const c of "!#$%&'*+-.^_`|~") TOKEN[c.charCodeAt(0)] = 1
+for (let i = 0x30; i <= 0x39; i++) TOKEN[i] = 1
+for (let i = 0x41; i <= 0x5a; i++) TOKEN[i] = 1
+for (let i = 0x61; i <= 0x7a; i++) TOKEN[i] = 1
+
+// field-value characters (RFC 9110 §5.5): HTAB, SP, VCHAR, obs-text. No CR,
+// LF, NUL or other control characters, no DEL (llhttp rejects DEL too).
+const VALUE = new Uint8Array(256)
+VALUE[9] = 1
+for (let i = 0x20; i <= 0x7e; i++) VALUE[i] = 1
+for (let i = 0x80; i <= 0xff; i++) VALUE[i] = 1
+
+// request-target characters: visible ASCII only. llhttp (in the lenient
+// build Node ships) also lets HTAB, FF and bytes >= 0x80 through; RFC 3986
+// allows none of them, so they are rejected here (docs/engines.md).
+const TARGET = new Uint8Array(256)
+for (let i = 0x21; i <= 0x7e; i++) TARGET[i] = 1
+
+const HEX = new Int8Array(256).fill(-1)
+for (let i = 0; i < 10; i++) HEX[0x30 + i] = i
+for (let i = 0; i < 6; i++) { HEX[0x41 + i] = 10 + i; HEX[0x61 + i] = 10 + i }
+
+// The methods llhttp knows; anything else is rejected like llhttp does.
+const METHODS = new Map()
+for (const m of ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'DELETE', 'GET', 'HEAD', 'LINK', 'LOCK',
+  'M-SEARCH', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'NOTIFY', 'OPTIONS', 'PATCH',
+  'POST', 'PROPFIND', 'PROPPATCH', 'PURGE', 'PUT', 'QUERY', 'REBIND', 'REPORT', 'SEARCH', 'SOURCE',
+  'SUBSCRIBE', 'TRACE', 'UNBIND', 'UNLINK', 'UNLOCK', 'UNSUBSCRIBE']) METHODS.set(m, m)
+
+// Exact spellings of common field names → their lower-case form, so the
+// usual headers cost a Map lookup instead of a toLowerCase allocation.
+const LOWER = new Map()
+for (const n of ['host', 'user-agent', 'accept', 'accept-encoding', 'accept-language', 'connection',
+  'content-type', 'content-length', 'transfer-encoding', 'cookie', 'authorization', 'referer',
+  'origin', 'cache-control', 'pragma', 'upgrade', 'expect', 'if-none-match', 'if-modified-since',
+  'x-forwarded-for', 'x-forwarded-proto', 'x-request-id', 'keep-alive', 'te', 'range']) {
+  LOWER.set(n, n)
+  LOWER.set(n.replace(/(^|-)[a-z]/g, (s) => s.toUpperCase()), n)
+  LOWER.set(n.toUpperCase(), n)
+}
+
+// Field names whose duplicates node:http drops (first one wins); set-cookie
+// becomes an array and cookie is joined with '; '. Kept identical so that
+// raw.headers means the same on both engines (engine.js RawRequest).
+const FIRST_WINS = new Set(['content-type', 'content-length', 'user-agent', 'referer', 'host',
+  'authorization', 'proxy-authorization', 'if-modified-since', 'if-unmodified-since', 'from',
+  'location', 'max-forwards', 'retry-after', 'etag', 'last-modified', 'server', 'age', 'expires'])
+
+/** @typedef {import('./limits.js').WireLimits} WireLimits */
+
+/**
+ * What the parser calls on its connection.
+ * @typedef {object} ParserSink
+ * @property {boolean} stopped   set by the sink: parse nothing more for now
+ * @property {() => void} onHeadStart   the first bytes of a request head arrived but not the whole head
+ * @property {(req: WireRequest) => void} onRequest
+ * @property {(req: WireRequest, chunk: Buffer) => void} onBody
+ * @property {(req: WireRequest) => void} onComplete
+ * @property {(status: number, code: string, message: string) => void} onError
+ */
+
+export class Parser {
+  /**
+   * @param {ParserSink} sink
+   * @param {any} conn   handed to WireRequest
+   * @param {WireLimits} limits
+   */
+  constructor (sink, conn, limits) {
+    this.sink = sink
+    this.conn = conn
+    this.limits = limits
+    this.state = S_HEAD
+    /** @type {Buffer | null} bytes not parsed yet (incomplete element, or parsing stopped) */
+    this.pending = null
+    /** where the search for the end of the head resumes in `pending` */
+    this.scan = 0
+    /** bytes left in the current Content-Length body or chunk */
+    this.remaining = 0
+    /** trailer bytes so far */
+    this.trailerBytes = 0
+    /** @type {WireRequest | null} the request whose body is being parsed */
+    this.req = null
+    /** bytes are kept because the sink stopped parsing, not because they are incomplete */
+    this.held = false
+  }
+
+  /** True when no byte of a next request is buffered. */
+  get idle () {
+    return this.state === S_HEAD && this.pending === null
+  }
+
+  /** True while the body of a request is being received. */
+  get inBody () {
+    return this.state !== S_HEAD && this.state !== S_DEAD
+  }
+
+  /** Takes the unparsed bytes (for an upgrade). */
+  takeRest () {
+    const rest = this.pending
+    this.pending = null
+    this.state = S_DEAD
+    return rest === null ? Buffer.alloc(0) : rest
+  }
+
+  /** @param {Buffer} chunk */
+  execute (chunk) {
+    let data = chunk
+    this.held = false
+    if (this.pending !== null) {
+      data = chunk.length === 0 ? this.pending : Buffer.concat([this.pending, chunk])
+      this.pending = null
+    }
+    const len = data.length
+    let off = 0
+    const sink = this.sink
+    while (off < len) {
+      if (sink.stopped) {
+        if (this.state !== S_DEAD) {
+          this.pending = data.subarray(off)
+          this.held = true
+        }
+        return
+      }
+      switch (this.state) {
+        case S_HEAD: off = this.head(data, off); break
+        case S_BODY: off = this.body(data, off); break
+        case S_CHUNK_SIZE: off = this.chunkSize(data, off); break
+        case S_CHUNK_DATA: off = this.chunkData(data, off); break
+        case S_CHUNK_END: off = this.chunkEnd(data, off); break
+        case S_TRAILERS: off = this.trailers(data, off); break
+        default: return
+      }
+      if (off < 0) return
+    }
+  }
+
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @returns {number}
+   */
+  fail (status, code, message) {
+    this.state = S_DEAD
+    this.pending = null
+    this.sink.onError(status, code, message)
+    return -1
+  }
+
+  /**
+   * Keeps data[off..] for the next chunk.
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  keep (data, off) {
+    this.pending = off === 0 ? data : data.subarray(off)
+    return -1
+  }
+
+  /**
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  head (data, off) {
+    const len = data.length
+    // RFC 9112 §2.2: a server SHOULD ignore at least one empty line before
+    // the request-line (some clients send one after a POST body).
+    while (off + 1 < len && data[off] === 13 && data[off + 1] === 10) { off += 2; this.scan = 0 }
+    if (off === len) return len
+    let from = off + this.scan
+    if (from > off) from -= 3
+    if (from < off) from = off
+    const end = data.indexOf(CRLFCRLF, from)
+    if (end === -1) return this.partialHead(data, off)
+    this.scan = 0
+    if (end + 4 - off > this.limits.maxHeaderSize) {
+      return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
+    }
+    const req = this.parseHead(data.toString('latin1', off, end + 2))
+    if (req === null) return -1
+    off = end + 4
+    this.start(req)
+    return off
+  }
+
+  /**
+   * The head is not complete yet: keep it, but fail as early as the bytes
+   * already allow (bare LF, oversize, a request line that cannot be valid).
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  partialHead (data, off) {
+    const len = data.length
+    const n = len - off
+    const limits = this.limits
+    let from = off + this.scan
+    let lf = data.indexOf(10, from)
+    while (lf !== -1) {
+      if (lf === off || data[lf - 1] !== 13) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Bare LF in request head')
+      lf = data.indexOf(10, lf + 1)
+    }
+    const lineEnd = data.indexOf(CRLF, off)
+    if (lineEnd === -1) {
+      if (n > limits.maxUrlLength + 32) return this.fail(414, 'HP_ERR_URL_TOO_LONG', 'Request-target too long')
+      // the method is known as soon as its space arrives
+      const sp = data.indexOf(32, off)
+      if ((sp === -1 && n > 16) || (sp !== -1 && !METHODS.has(data.toString('latin1', off, sp)))) {
+        return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid method')
+      }
+    }
+    if (n > limits.maxHeaderSize) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
+    this.scan = n
+    this.sink.onHeadStart()
+    return this.keep(data, off)
+  }
+
+  /**
+   * Parses request line and fields. Returns null after reporting an error.
+   * @param {string} str  the head, ending with the CRLF of its last line
+   * @returns {WireRequest | null}
+   */
+  parseHead (str) {
+    const lineEnd = str.indexOf('\r\n')
+    const sp1 = str.indexOf(' ')
+    if (sp1 <= 0 || sp1 > lineEnd) return this.bad('Invalid request line')
+    const method = METHODS.get(str.slice(0, sp1))
+    if (method === undefined) return this.bad('Invalid method')
+    const sp2 = str.indexOf(' ', sp1 + 1)
+    if (sp2 === -1 || sp2 > lineEnd || sp2 === sp1 + 1) return this.bad('Invalid request line')
+    if (sp2 - sp1 - 1 > this.limits.maxUrlLength) {
+      this.fail(414, 'HP_ERR_URL_TOO_LONG', 'Request-target too long')
+      return null
+    }
+    for (let i = sp1 + 1; i < sp2; i++) {
+      if (TARGET[str.charCodeAt(i)] === 0) return this.bad('Invalid character in request-target')
+    }
+    const c0 = str.charCodeAt(sp1 + 1)
+    // origin-form, asterisk-form (OPTIONS only) or absolute-form (RFC 9112 §3.2)
+    if (c0 !== 47 /* / */) {
+      if (c0 === 42 /* * */) {
+        if (sp2 !== sp1 + 2 || method !== 'OPTIONS') return this.bad('Invalid request-target')
+      } else if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(str.slice(sp1 + 1, sp2))) {
+        return this.bad('Invalid request-target')
+      }
+    }
+    const url = str.slice(sp1 + 1, sp2)
+    let minor = -1
+    if (lineEnd - sp2 === 9 && str.startsWith('HTTP/1.', sp2 + 1)) {
+      const m = str.charCodeAt(sp2 + 8)
+      if (m === 49) minor = 1
+      else if (m === 48) minor = 0
+    }
+    if (minor === -1) {
+      if (/^HTTP\/[0-9]\.[0-9]$/.test(str.slice(sp2 + 1, lineEnd))) {
+        this.fail(505, 'HP_ERR_HTTP_VERSION', 'HTTP version not supported')
+        return null
+      }
+      return this.bad('Invalid HTTP version')
+    }
+
+    /** @type {Record<string, any>} */
+    const headers = {}
+    /** @type {string[]} */
+    const raw = []
+    let contentLength = -1
+    /** @type {string | null} */
+    let te = null
+    let hosts = 0
+    let connClose = false
+    let connKeepAlive = false
+    let connUpgrade = false
+    let upgrade = false
+    /** @type {string | null} */
+    let expect = null
+    let count = 0
+    const maxCount = this.limits.maxHeaderCount
+    let pos = lineEnd + 2
+    const end = str.length
+    while (pos < end) {
+      const eol = str.indexOf('\r\n', pos)
+      const colon = str.indexOf(':', pos)
+      const c = str.charCodeAt(pos)
+      if (c === 32 || c === 9) return this.bad('Obsolete line folding (obs-fold) is not allowed')
+      if (colon === -1 || colon > eol) return this.bad('Header line without a colon')
+      if (colon === pos) return this.bad('Empty header name')
+      for (let i = pos; i < colon; i++) {
+        if (TOKEN[str.charCodeAt(i)] === 0) {
+          const b = str.charCodeAt(i)
+          return this.bad(b === 32 || b === 9 ? 'Whitespace before the colon of a header' : 'Invalid character in header name')
+        }
+      }
+      let vs = colon + 1
+      let ve = eol
+      let ch
+      while (vs < ve && ((ch = str.charCodeAt(vs)) === 32 || ch === 9)) vs++
+      while (ve > vs && ((ch = str.charCodeAt(ve - 1)) === 32 || ch === 9)) ve--
+      for (let i = vs; i < ve; i++) {
+        if (VALUE[str.charCodeAt(i)] === 0) {
+          const b = str.charCodeAt(i)
+          return this.bad(b === 13 ? 'Bare CR in header value' : b === 10 ? 'Bare LF in header value' : 'Invalid character in header value')
+        }
+      }
+      if (++count > maxCount) {
+        this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Too many header fields')
+        return null
+      }
+      const name = str.slice(pos, colon)
+      const value = str.slice(vs, ve)
+      raw.push(name, value)
+      const lname = LOWER.get(name) ?? name.toLowerCase()
+      switch (lname) {
+        case 'content-length':
+          // RFC 9112 §6.3: a list or repeated Content-Length is a framing
+          // error; digits only, bounded so the number stays exact.
+          if (contentLength !== -1) return this.bad('Duplicate Content-Length')
+          if (value.length === 0 || value.length > 15) return this.bad('Invalid Content-Length')
+          contentLength = 0
+          for (let i = 0; i < value.length; i++) {
+            const d = value.charCodeAt(i) - 48
+            if (d < 0 || d > 9) return this.bad('Invalid Content-Length')
+            contentLength = contentLength * 10 + d
+          }
+          break
+        case 'transfer-encoding':
+          te = te === null ? value : te + ', ' + value
+          break
+        case 'host':
+          hosts++
+          break
+        case 'connection': {
+          const v = value.length === 5 || value.length === 10 ? value.toLowerCase() : null
+          if (v === 'close') connClose = true
+          else if (v === 'keep-alive') connKeepAlive = true
+          else {
+            for (const tok of value.toLowerCase().split(',')) {
+              const t = tok.trim()
+              if (t === 'close') connClose = true
+              else if (t === 'keep-alive') connKeepAlive = true
+              else if (t === 'upgrade') connUpgrade = true
+            }
+          }
+          break
+        }
+        case 'upgrade':
+          upgrade = true
+          break
+        case 'expect':
+          expect = expect === null ? value : expect + ', ' + value
+          break
+      }
+      addHeader(headers, lname, value)
+      pos = eol + 2
+    }
+
+    if (minor === 1 && hosts === 0) return this.bad('Missing Host header')
+    // RFC 9110 §7.2: more than one Host is answered with 400
+    if (hosts > 1) return this.bad('Duplicate Host header')
+    let chunked = false
+    if (te !== null) {
+      // RFC 9112 §6.1-6.3: both framings at once is how requests get
+      // smuggled; HTTP/1.0 has no chunked coding; chunked must be final.
+      if (contentLength !== -1) return this.bad('Both Content-Length and Transfer-Encoding')
+      if (minor === 0) return this.bad('Transfer-Encoding in an HTTP/1.0 request')
+      const codings = te.toLowerCase().split(',').map(s => s.trim())
+      if (codings[codings.length - 1] !== 'chunked') return this.bad('Transfer-Encoding whose final coding is not chunked')
+      // other codings (gzip, chunked) would need a decoder this server does not have
+      if (codings.length !== 1) return this.bad('Unsupported transfer coding')
+      chunked = true
+    }
+    const req = new WireRequest(this.conn, method, url, minor === 1 ? '1.1' : '1.0', headers, raw)
+    req.keepAlive = minor === 1 ? !connClose : (connKeepAlive && !connClose)
+    req.upgrade = connUpgrade && upgrade
+    req.chunked = chunked
+    req.contentLength = contentLength
+    if (expect !== null) req.expectContinue = expect.toLowerCase() === '100-continue'
+    if (expect !== null && !req.expectContinue) {
+      // RFC 9110 §10.1.1: an expectation we cannot meet gets 417
+      this.fail(417, 'HP_ERR_EXPECTATION_FAILED', 'Unsupported expectation')
+      return null
+    }
+    return req
+  }
+
+  /**
+   * @param {string} message
+   * @returns {null}
+   */
+  bad (message) {
+    this.fail(400, 'HP_ERR_BAD_REQUEST', message)
+    return null
+  }
+
+  /**
+   * Hands a parsed head to the connection and sets up body framing.
+   * @param {WireRequest} req
+   */
+  start (req) {
+    if (req.chunked) {
+      this.state = S_CHUNK_SIZE
+      this.req = req
+      this.trailerBytes = 0
+    } else if (req.contentLength > 0) {
+      this.state = S_BODY
+      this.remaining = req.contentLength
+      this.req = req
+    } else {
+      req.complete = true
+    }
+    this.sink.onRequest(req)
+    if (req.complete) this.sink.onComplete(req)
+  }
+
+  /**
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  body (data, off) {
+    const req = /** @type {WireRequest} */ (this.req)
+    const avail = data.length - off
+    if (avail < this.remaining) {
+      this.remaining -= avail
+      this.sink.onBody(req, off === 0 ? data : data.subarray(off))
+      return data.length
+    }
+    const end = off + this.remaining
+    this.remaining = 0
+    this.sink.onBody(req, data.subarray(off, end))
+    this.finish(req)
+    return end
+  }
+
+  /** @param {WireRequest} req */
+  finish (req) {
+    this.req = null
+    this.state = S_HEAD
+    req.complete = true
+    this.sink.onComplete(req)
+  }
+
+  /**
+   * chunk = chunk-size [ chunk-ext ] CRLF (RFC 9112 §7.1)
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  chunkSize (data, off) {
+    const eol = data.indexOf(CRLF, off)
+    const max = this.limits.maxChunkLineLength
+    if (eol === -1) {
+      if (data.length - off > max) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Chunk extension too long')
+      const lf = data.indexOf(10, off)
+      if (lf !== -1) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Bare LF in chunk size line')
+      return this.keep(data, off)
+    }
+    if (eol - off > max) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Chunk extension too long')
+    let size = 0
+    let i = off
+    for (; i < eol; i++) {
+      const h = HEX[data[i]]
+      if (h === -1) break
+      size = size * 16 + h
+    }
+    if (i === off) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid chunk size')
+    if (i - off > 12) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Chunk size too large')
+    if (i < eol && !validChunkExt(data.toString('latin1', i, eol))) {
+      return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid chunk extension')
+    }
+    if (size === 0) {
+      this.state = S_TRAILERS
+    } else {
+      this.state = S_CHUNK_DATA
+      this.remaining = size
+    }
+    return eol + 2
+  }
+
+  /**
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  chunkData (data, off) {
+    const req = /** @type {WireRequest} */ (this.req)
+    const avail = data.length - off
+    if (avail <= this.remaining) {
+      this.remaining -= avail
+      this.sink.onBody(req, off === 0 ? data : data.subarray(off))
+      if (this.remaining === 0) this.state = S_CHUNK_END
+      return data.length
+    }
+    const end = off + this.remaining
+    this.remaining = 0
+    this.state = S_CHUNK_END
+    this.sink.onBody(req, data.subarray(off, end))
+    return end
+  }
+
+  /**
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  chunkEnd (data, off) {
+    if (data[off] !== 13) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
+    if (off + 1 === data.length) return this.keep(data, off)
+    if (data[off + 1] !== 10) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
+    this.state = S_CHUNK_SIZE
+    return off + 2
+  }
+
+  /**
+   * trailer-section = *( field-line CRLF ) CRLF (RFC 9112 §7.1.2)
+   * @param {Buffer} data
+   * @param {number} off
+   */
+  trailers (data, off) {
+    const req = /** @type {WireRequest} */ (this.req)
+    const eol = data.indexOf(CRLF, off)
+    if (eol === -1) {
+      if (data.indexOf(10, off) !== -1) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Bare LF in trailer')
+      if (this.trailerBytes + data.length - off > this.limits.maxHeaderSize) {
+        return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
+      }
+      return this.keep(data, off)
+    }
+    this.trailerBytes += eol + 2 - off
+    if (this.trailerBytes > this.limits.maxHeaderSize) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
+    if (eol === off) {
+      this.finish(req)
+      return eol + 2
+    }
+    const line = data.toString('latin1', off, eol)
+    const colon = line.indexOf(':')
+    if (colon <= 0) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid trailer field')
+    for (let i = 0; i < colon; i++) {
+      if (TOKEN[line.charCodeAt(i)] === 0) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid trailer field name')
+    }
+    for (let i = colon + 1; i < line.length; i++) {
+      if (VALUE[line.charCodeAt(i)] === 0) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid trailer field value')
+    }
+    const lname = line.slice(0, colon).toLowerCase()
+    // a trailer may not change framing or routing (RFC 9110 §6.5.1)
+    if (lname === 'content-length' || lname === 'transfer-encoding' || lname === 'host') {
+      return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Forbidden trailer field')
+    }
+    if (++req.trailerCount > this.limits.maxHeaderCount) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Too many trailer fields')
+    const prev = req.trailers[lname]
+    const value = line.slice(colon + 1).trim()
+    req.trailers[lname] = prev === undefined ? value : prev + ', ' + value
+    return eol + 2
+  }
+}
+
+/**
+ * chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+ * chunk-ext-val = token / quoted-string (RFC 9112 §7.1.1)
+ * @param {string} s
+ */
+export function validChunkExt (s) {
+  return CHUNK_EXT.test(s)
+}
+const CHUNK_EXT = /^(?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)+$/
+
+/**
+ * node:http's IncomingMessage.headers rules.
+ * @param {Record<string, any>} headers
+ * @param {string} name  lower-case
+ * @param {string} value
+ */
+function addHeader (headers, name, value) {
+  const prev = headers[name]
+  if (prev === undefined || !Object.hasOwn(headers, name)) {
+    if (name === '__proto__') {
+      Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true })
+    } else {
+      headers[name] = name === 'set-cookie' ? [value] : value
+    }
+  } else if (name === 'set-cookie') {
+    prev.push(value)
+  } else if (name === 'cookie') {
+    headers[name] = prev + '; ' + value
+  } else if (!FIRST_WINS.has(name)) {
+    headers[name] = prev + ', ' + value
+  }
+}

@@ -1,0 +1,92 @@
+// The request and response records of the wire engine. Plain classes with
+// every field assigned in the constructor, in one order, so that V8 gives
+// all instances one shape (DESIGN.md §3.3).
+
+/** @typedef {import('./connection.js').Connection} Connection */
+
+export class WireRequest {
+  /**
+   * @param {Connection} conn
+   * @param {string} method
+   * @param {string} url
+   * @param {string} httpVersion
+   * @param {Record<string, string | string[] | undefined>} headers
+   * @param {string[]} rawHeaders
+   */
+  constructor (conn, method, url, httpVersion, headers, rawHeaders) {
+    this.method = method
+    this.url = url
+    this.headers = headers
+    this.httpVersion = httpVersion
+    this.rawHeaders = rawHeaders
+    /** @type {Record<string, string>} */
+    this.trailers = {}
+    this.trailerCount = 0
+    this.conn = conn
+    /** @type {WireResponse | null} */
+    this.res = null
+    /** keep the connection open after this request (RFC 9112 §9.3) */
+    this.keepAlive = true
+    /** Connection: upgrade with an Upgrade header */
+    this.upgrade = false
+    /** the client sent Expect: 100-continue and waits before sending the body */
+    this.expectContinue = false
+    /** 100 Continue is owed once earlier responses are out */
+    this.continueLater = false
+    /** declared Content-Length, -1 when chunked or absent */
+    this.contentLength = -1
+    this.chunked = false
+    /** every byte of the body has been received */
+    this.complete = false
+    /** the connection went away before the body was complete */
+    this.aborted = false
+    /** body bytes received before anyone asked for them */
+    /** @type {Buffer[] | null} */
+    this.chunks = null
+    this.buffered = 0
+    /** 0 nobody reads the body yet, 1 readBody, 2 bodyStream, 3 discarded */
+    this.sinkKind = 0
+    /** readBody's state */
+    this.limit = 0
+    /** @type {((err: any, body?: Buffer) => void) | null} */
+    this.done = null
+    /** @type {import('node:stream').Readable | null} */
+    this.stream = null
+  }
+}
+
+export class WireResponse {
+  /**
+   * @param {Connection} conn
+   * @param {WireRequest} req
+   */
+  constructor (conn, req) {
+    this.conn = conn
+    this.req = req
+    /** 0 pending, 1 queued bytes wait for earlier responses, 2 streaming, 3 finished */
+    this.state = 0
+    this.headersSent = false
+    /** @type {string | Buffer | null} bytes waiting for their turn (state 1) */
+    this.data = null
+    /** @type {Buffer | null} body bytes waiting for their turn when the head holds non-ASCII */
+    this.data2 = null
+    /** close the connection once this response is written */
+    this.closeAfter = false
+    /** @type {((res: any, err: Error | null) => void) | null} */
+    this.finishCb = null
+    /** headers set through the compatibility object (setHeader) */
+    /** @type {Record<string, string | number | string[]> | null} */
+    this.extraHeaders = null
+    /** @type {import('./compat.js').CompatResponse | null} */
+    this.compat = null
+    /** streaming state */
+    /** @type {import('node:stream').Readable | null} */
+    this.stream = null
+    /** @type {((err: Error | null) => void) | null} */
+    this.streamDone = null
+    this.streamChunked = false
+    this.streamHead = ''
+    this.streamAscii = true
+    this.hijacked = false
+  }
+}

@@ -1,0 +1,149 @@
+// Builds response heads (RFC 9112 §4, RFC 9110 §6.6). A head is one string;
+// when it is pure ASCII it is concatenated with a string body and written in
+// one socket.write, which is what makes a small response one syscall.
+
+import { STATUS_CODES } from 'node:http'
+
+/** @type {string[]} */
+const STATUS_LINE = []
+for (const code of Object.keys(STATUS_CODES)) {
+  STATUS_LINE[Number(code)] = `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\n`
+}
+
+/** @param {number} status */
+export function statusLine (status) {
+  const line = STATUS_LINE[status]
+  if (line !== undefined) return line
+  if (!Number.isInteger(status) || status < 100 || status > 999) {
+    throw Object.assign(new RangeError(`Invalid status code: ${status}`), { code: 'ERR_HTTP_INVALID_STATUS_CODE' })
+  }
+  return `HTTP/1.1 ${status} Unknown\r\n`
+}
+
+const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+// Response-splitting guard: CR, LF, NUL and other controls never reach the wire.
+const NOT_ASCII_VALUE = /[^\t\x20-\x7e]/
+const NOT_LATIN1_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+
+/** Names already checked, so a route's constant header names cost one Set lookup. */
+const goodNames = new Set()
+
+/** @param {string} name */
+function checkName (name) {
+  if (goodNames.has(name)) return
+  if (!TOKEN_RE.test(name)) {
+    throw Object.assign(new TypeError(`Invalid header name: ${JSON.stringify(name)}`), { code: 'ERR_INVALID_HTTP_TOKEN' })
+  }
+  if (goodNames.size < 4096) goodNames.add(name)
+}
+
+/**
+ * @param {string} name
+ * @param {string} value
+ * @returns {boolean} true when the value is pure ASCII
+ */
+function checkValue (name, value) {
+  if (!NOT_ASCII_VALUE.test(value)) return true
+  if (NOT_LATIN1_VALUE.test(value)) {
+    throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' })
+  }
+  return false
+}
+
+/** What buildHead learned about the headers it was given. */
+export const headInfo = {
+  /** every byte of the head is ASCII */
+  ascii: true,
+  /** the caller gave a Content-Length */
+  length: -1,
+  /** the caller asked for Connection: close */
+  close: false,
+  /** the caller gave Transfer-Encoding */
+  te: false
+}
+
+/**
+ * Header lines for `headers` (and `extra`, set through the compat object,
+ * overridden by `headers`), skipping the ones the engine owns.
+ * @param {Record<string, string | number | string[]>} headers
+ * @param {Record<string, string | number | string[]> | null} extra
+ */
+export function headerLines (headers, extra) {
+  headInfo.ascii = true
+  headInfo.length = -1
+  headInfo.close = false
+  headInfo.te = false
+  let out = ''
+  if (extra !== null) {
+    for (const name in extra) {
+      if (headers[name] === undefined && headers[name.toLowerCase()] === undefined) out += line(name, extra[name])
+    }
+  }
+  for (const name in headers) out += line(name, headers[name])
+  return out
+}
+
+/**
+ * @param {string} name
+ * @param {string | number | string[] | undefined} value
+ */
+function line (name, value) {
+  if (value === undefined) return ''
+  checkName(name)
+  const lname = name.length === 14 || name.length === 10 || name.length === 17 ? name.toLowerCase() : ''
+  if (lname === 'content-length') {
+    const n = Number(value)
+    if (!Number.isSafeInteger(n) || n < 0) {
+      throw Object.assign(new TypeError(`Invalid Content-Length: ${String(value)}`), { code: 'ERR_INVALID_CHAR' })
+    }
+    headInfo.length = n
+    return ''
+  }
+  if (lname === 'connection') {
+    if (/\bclose\b/i.test(String(value))) headInfo.close = true
+    return ''
+  }
+  if (lname === 'transfer-encoding') {
+    headInfo.te = true
+    return ''
+  }
+  if (typeof value === 'string') {
+    if (!checkValue(name, value)) headInfo.ascii = false
+    return name + ': ' + value + '\r\n'
+  }
+  if (typeof value === 'number') return name + ': ' + value + '\r\n'
+  if (Array.isArray(value)) {
+    let out = ''
+    for (const v of value) {
+      const s = String(v)
+      if (!checkValue(name, s)) headInfo.ascii = false
+      out += name + ': ' + s + '\r\n'
+    }
+    return out
+  }
+  const s = String(value)
+  if (!checkValue(name, s)) headInfo.ascii = false
+  return name + ': ' + s + '\r\n'
+}
+
+/** @param {number} status */
+export function statusHasNoBody (status) {
+  return status === 204 || status === 304 || (status >= 100 && status < 200)
+}
+
+/**
+ * A complete error response written by the engine itself (parse errors,
+ * timeouts), always with Connection: close. The body says what was wrong.
+ * @param {number} status
+ * @param {string} code
+ * @param {string} message
+ * @param {string} dateLine
+ */
+export function errorResponse (status, code, message, dateLine) {
+  const body = JSON.stringify({ statusCode: status, code, error: STATUS_CODES[status] ?? 'Error', message })
+  return statusLine(status) +
+    'content-type: application/json; charset=utf-8\r\n' +
+    'content-length: ' + Buffer.byteLength(body) + '\r\n' +
+    dateLine +
+    'Connection: close\r\n\r\n' + body
+}
