@@ -141,7 +141,7 @@ export const scenarios = [
   },
   ...Object.entries(payloadSizes).map(([id, size]) => ({
     id,
-    title: `GET a fixed ${id.slice(8).toUpperCase()}B text payload`,
+    title: `GET a fixed ${{ '1k': '1 KiB', '100k': '100 KiB', '1m': '1 MiB', '10m': '10 MiB' }[id.slice(8)]} text payload`,
     request: { method: 'GET', path: '/payload' },
     expect: { status: 200, type: TEXT_TYPE, body: payloadString(size) }
   })),

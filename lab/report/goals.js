@@ -1,0 +1,35 @@
+// Checks a run against a profile's goals (issue 2 and issue 4 targets) and
+// renders the verdicts. A report, never a test assertion.
+
+import { fmtRatio } from './format.js'
+
+/** @param {any} results */
+export function evaluateGoals (results) {
+  const out = []
+  for (const node of results.env.nodes) {
+    for (const g of results.goals || []) {
+      const a = results.summaries.find((s) => s.node === node && s.scenario === g.scenario && s.target === g.target)
+      const b = results.summaries.find((s) => s.node === node && s.scenario === g.scenario && s.target === g.vs)
+      let value = null
+      if (a?.state === 'timed' && b?.state === 'timed') {
+        if (g.metric === 'rps') value = a.rps.median / b.rps.median
+        if (g.metric === 'p99') value = a.latency[99] / b.latency[99]
+        if (g.metric === 'rss') value = a.rss.median / b.rss.median
+      }
+      const met = value === null || !Number.isFinite(value) ? null : g.metric === 'rps' ? value >= g.ratio : value <= g.ratio
+      out.push({ ...g, node, value, met, why: value === null ? `${a?.state !== 'timed' ? g.target : g.vs} not timed` : null })
+    }
+  }
+  return out
+}
+
+export function renderGoals (verdicts) {
+  if (!verdicts.length) return ''
+  const lines = verdicts.map((v) => {
+    const what = v.metric === 'rps' ? 'req/s' : v.metric === 'p99' ? 'p99 latency' : 'peak RSS'
+    const cmp = v.metric === 'rps' ? '≥' : '≤'
+    const mark = v.met === null ? '  ?' : v.met ? ' ok' : 'MISS'
+    return `${mark.padStart(4)}  ${v.scenario}: ${v.target} ${what} / ${v.vs} = ${v.value === null ? `— (${v.why})` : fmtRatio(v.value)} (goal ${cmp} ${v.ratio}, ${v.source})`
+  })
+  return `Goals (medians of one run):\n${lines.join('\n')}`
+}

@@ -1,0 +1,41 @@
+// The terminal table: one block per scenario, targets by median req/s.
+
+import { fmtInt, fmtMs, fmtRatio, fmtPct, fmtMiB, fmtUs, ratioOf } from './format.js'
+
+function pad (cells, widths, aligns) {
+  return cells.map((c, i) => (aligns[i] === 'l' ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')
+}
+
+/** @param {string[][]} rows first row is the header */
+export function renderRows (rows, aligns) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)))
+  const lines = rows.map((r) => pad(r, widths, aligns).trimEnd())
+  lines.splice(1, 0, widths.map((w) => '─'.repeat(w)).join('  '))
+  return lines.join('\n')
+}
+
+/** @param {any} results */
+export function renderTable (results) {
+  const blocks = []
+  const many = results.env.nodes.length > 1
+  for (const node of results.env.nodes) {
+    for (const sc of results.scenarios) {
+      const rows = [['target', 'req/s', 'min–max', '× node:http', 'p50', 'p99', 'CPU µs/req', 'RSS', 'GC', 'notes']]
+      const list = results.summaries.filter((s) => s.node === node && s.scenario === sc.id)
+      const timed = list.filter((s) => s.state === 'timed').sort((a, b) => (b.rps.median ?? 0) - (a.rps.median ?? 0))
+      for (const s of timed) {
+        rows.push([s.target, fmtInt(s.rps.median), `${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}`, fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target })),
+          fmtMs(s.latency[50]), fmtMs(s.latency[99]), fmtUs(s.cpuUsPerReq.median), fmtMiB(s.rss.median), fmtPct(s.gcShare), s.flags.join(', ')])
+      }
+      for (const s of list.filter((x) => x.state !== 'timed')) rows.push([s.target, s.state, '', '', '', '', '', '', '', ''])
+      const title = `${sc.id}${many ? ` · node ${node}` : ''} — ${sc.title}${sc.pipelining > 1 ? ` (pipelining ${sc.pipelining})` : ''}`
+      blocks.push(`${title}\n${renderRows(rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'])}`)
+    }
+  }
+  return blocks.join('\n\n')
+}
+
+/** Why targets were not timed, one line each. */
+export function renderProblems (results) {
+  return results.status.filter((s) => s.state !== 'timed').map((s) => `  ${s.scenario} · ${s.target}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}`).join('\n')
+}

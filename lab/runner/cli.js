@@ -1,0 +1,54 @@
+// `npm run bench`: parses the options and runs, compares or lists.
+// main() is also what packages/hotpath/bench/compare.js calls, so there is
+// one measuring engine.
+
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseOptions, HELP, UsageError } from './options.js'
+import { runBench } from './run.js'
+import { writeResults } from './output.js'
+import { createProgress } from './progress.js'
+import { renderTable, renderProblems } from '../report/table.js'
+import { evaluateGoals, renderGoals } from '../report/goals.js'
+import { compareRuns, renderComparison } from '../report/compare.js'
+import { targets } from '../targets/index.js'
+import { scenarios } from '../scenarios/index.js'
+
+/**
+ * @param {string[]} argv
+ * @param {{ stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream }} [io]
+ * @returns {Promise<{ code: number, results?: any, files?: any }>}
+ */
+export async function main (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  let opts
+  try {
+    opts = parseOptions(argv)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    stderr.write(`bench: ${err.message}\nRun with --help for the options.\n`)
+    return { code: 2 }
+  }
+  if (opts.mode === 'help') { stdout.write(HELP); return { code: 0 } }
+  if (opts.mode === 'list') {
+    stdout.write(`Targets:\n${targets.map((t) => `  ${t.id.padEnd(14)} ${t.label}`).join('\n')}\n\nScenarios:\n${scenarios.map((s) => `  ${s.id.padEnd(14)} ${s.title}`).join('\n')}\n`)
+    return { code: 0 }
+  }
+  if (opts.mode === 'compare') {
+    const [a, b] = opts.files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')))
+    stdout.write(renderComparison(compareRuns(a, b), a, b) + '\n')
+    return { code: 0 }
+  }
+
+  const progress = createProgress(stderr)
+  const results = await runBench(opts, { log: progress.log, progress })
+  const files = writeResults(results, opts.out, { html: opts.html })
+  stdout.write(`\n${renderTable(results)}\n`)
+  const problems = renderProblems(results)
+  if (problems) stdout.write(`\nNot timed:\n${problems}\n`)
+  const goals = renderGoals(evaluateGoals(results))
+  if (goals) stdout.write(`\n${goals}\n`)
+  const rel = (f) => path.relative(process.cwd(), f) || f
+  stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n${files.html ? `         ${rel(files.html)}\n` : ''}`)
+  if (results.env.pinning && !results.env.pinning.enabled) stdout.write(`Note: ${results.env.pinning.note}\n`)
+  return { code: 0, results, files }
+}

@@ -1,0 +1,201 @@
+// Command-line options of `npm run bench`: parsing, defaults from a profile,
+// validation (a bad option is an error message, never a half-run), and --help.
+
+import { parseArgs } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { targetIds, targetGroups } from '../targets/index.js'
+import { scenarioIds } from '../scenarios/index.js'
+import { profiles } from './profiles.js'
+
+export const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url))
+
+const spec = {
+  profile: { type: 'string' },
+  targets: { type: 'string' },
+  scenarios: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  rounds: { type: 'string' },
+  connections: { type: 'string' },
+  pipelining: { type: 'string' },
+  node: { type: 'string' },
+  loader: { type: 'string' },
+  out: { type: 'string' },
+  compare: { type: 'boolean' },
+  cmd: { type: 'string' },
+  url: { type: 'string' },
+  pin: { type: 'string' },
+  'no-pin': { type: 'boolean' },
+  'no-html': { type: 'boolean' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' }
+}
+
+export const HELP = `Usage: npm run bench -- [options]
+
+Measures hotpath against raw node:http and its peers on this machine. Every
+target is checked for correct answers first, then timed in interleaved rounds
+with the server and the load generator pinned to different CPUs.
+
+Options
+  --profile NAME       ${Object.entries(profiles).map(([k, p]) => `${k}: ${p.description}`).join('\n                       ')}
+                       (default: default). Options below override it.
+  --targets LIST       comma-separated target ids, or "all", or "hotpath" (both engines)
+                       ${targetIds.join(', ')}
+  --scenarios LIST     comma-separated scenario ids, or "all"
+                       ${scenarioIds.join(', ')}
+  --duration S         seconds per measured run (whole seconds)
+  --warmup S           seconds of discarded warm-up per target and scenario (0: none)
+  --rounds N           measured rounds per target and scenario, interleaved
+  --connections N      concurrent connections (default 100)
+  --pipelining N       requests in flight per connection (default: the scenario's, 1 or 10)
+  --loader NAME        autocannon (default, from npm) or wrk (when on the PATH)
+  --node LIST          Node majors to run the servers on, e.g. 20,22,24; each binary is
+                       installed once from npm (node-<os>-<arch>@<major>) into lab/.cache
+  --pin S:L            server CPU and loader CPU (default: the first two allowed CPUs)
+  --no-pin             do not pin with taskset
+  --out DIR            where the JSON, CSV and HTML go (default lab/results/)
+  --no-html            skip the HTML report
+  --cmd 'COMMAND'      benchmark your own server: COMMAND gets PORT and HOST in its
+                       environment; --url /path is requested (GET, any 2xx counts)
+  --url /PATH          the path for --cmd (default /)
+  --compare A.json B.json
+                       print the change from run A to run B per scenario and target,
+                       with the noise band (min-max around the median) of each side
+  --list               list targets and scenarios
+  -h, --help           this text
+
+Examples
+  npm run bench
+  npm run bench -- --targets node-http,fastify,hotpath --scenarios hello,json-post --rounds 5
+  npm run bench -- --profile wire --loader wrk
+  npm run bench -- --cmd 'node my-server.js' --url /health --duration 5
+  npm run bench -- --compare lab/results/main.json lab/results/branch.json
+`
+
+function int (name, value, min, max) {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"`)
+  return n
+}
+
+function list (name, value, known, groups = {}) {
+  const out = []
+  for (const raw of String(value).split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (raw === 'all') out.push(...known)
+    else if (groups[raw]) out.push(...groups[raw])
+    else if (known.includes(raw)) out.push(raw)
+    else throw new UsageError(`unknown ${name.replace(/s$/, '')} "${raw}" (known: ${known.join(', ')})`)
+  }
+  if (out.length === 0) throw new UsageError(`--${name} is empty`)
+  return [...new Set(out)]
+}
+
+export class UsageError extends Error {}
+
+/**
+ * @typedef {object} Options
+ * @property {'run' | 'help' | 'list' | 'compare'} mode
+ * @property {string} profile
+ * @property {string[]} targets
+ * @property {string[]} scenarios
+ * @property {number} duration
+ * @property {number} warmup
+ * @property {number} rounds
+ * @property {number} connections
+ * @property {number | null} pipelining
+ * @property {string[] | null} node      majors, or null for the running Node
+ * @property {'autocannon' | 'wrk'} loader
+ * @property {{ server: number, loader: number } | null | 'auto'} pin
+ * @property {string} out
+ * @property {boolean} html
+ * @property {string | null} cmd
+ * @property {string} url
+ * @property {string[]} files            --compare inputs
+ * @property {import('./profiles.js').Goal[]} goals
+ */
+
+/**
+ * @param {string[]} argv
+ * @returns {Options}
+ */
+export function parseOptions (argv) {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true })
+  } catch (err) {
+    throw new UsageError(err.message)
+  }
+  const v = parsed.values
+  const profileName = v.profile ?? 'default'
+  const profile = profiles[profileName]
+  if (!profile) throw new UsageError(`unknown profile "${profileName}" (known: ${Object.keys(profiles).join(', ')})`)
+
+  const base = { profile: profileName, files: [], goals: profile.goals || [] }
+  if (v.help) return /** @type {Options} */ ({ ...defaults(profile), ...base, mode: 'help' })
+  if (v.list) return /** @type {Options} */ ({ ...defaults(profile), ...base, mode: 'list' })
+  if (v.compare) {
+    if (parsed.positionals.length !== 2) throw new UsageError('--compare takes two results files: --compare A.json B.json')
+    return /** @type {Options} */ ({ ...defaults(profile), ...base, mode: 'compare', files: parsed.positionals })
+  }
+  if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+
+  const o = { ...defaults(profile), ...base, mode: /** @type {const} */ ('run') }
+  if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
+  if (v.scenarios !== undefined) o.scenarios = list('scenarios', v.scenarios, scenarioIds)
+  if (v.duration !== undefined) o.duration = int('duration', v.duration, 1, 3600)
+  if (v.warmup !== undefined) o.warmup = int('warmup', v.warmup, 0, 3600)
+  if (v.rounds !== undefined) o.rounds = int('rounds', v.rounds, 1, 100)
+  if (v.connections !== undefined) o.connections = int('connections', v.connections, 1, 10000)
+  if (v.pipelining !== undefined) o.pipelining = int('pipelining', v.pipelining, 1, 1000)
+  if (v.loader !== undefined) {
+    if (v.loader !== 'autocannon' && v.loader !== 'wrk') throw new UsageError(`--loader must be autocannon or wrk, got "${v.loader}"`)
+    o.loader = v.loader
+  }
+  if (v.node !== undefined) {
+    o.node = String(v.node).split(',').map((s) => s.trim().replace(/^v/, '')).filter(Boolean)
+    for (const m of o.node) if (!/^\d+$/.test(m)) throw new UsageError(`--node takes Node major versions such as 20,22,24, got "${m}"`)
+    if (o.node.length === 0) throw new UsageError('--node is empty')
+  }
+  if (v['no-pin']) o.pin = null
+  if (v.pin !== undefined) {
+    if (v['no-pin']) throw new UsageError('--pin and --no-pin contradict each other')
+    const m = /^(\d+):(\d+)$/.exec(v.pin)
+    if (!m || m[1] === m[2]) throw new UsageError(`--pin takes two different CPU numbers as SERVER:LOADER, e.g. 0:1, got "${v.pin}"`)
+    o.pin = { server: Number(m[1]), loader: Number(m[2]) }
+  }
+  if (v.out !== undefined) o.out = v.out
+  if (v['no-html']) o.html = false
+  if (v.url !== undefined && v.cmd === undefined) throw new UsageError('--url goes with --cmd')
+  if (v.cmd !== undefined) {
+    if (!v.cmd.trim()) throw new UsageError('--cmd is empty')
+    if (v.targets !== undefined || v.scenarios !== undefined) throw new UsageError('--cmd measures your server alone: leave out --targets and --scenarios')
+    o.cmd = v.cmd
+    o.url = v.url ?? '/'
+    if (!o.url.startsWith('/')) throw new UsageError(`--url must start with "/", got "${o.url}"`)
+    o.targets = ['custom']
+    o.scenarios = ['custom']
+    o.goals = []
+  }
+  return o
+}
+
+/** @returns {Omit<Options, 'mode' | 'profile' | 'files' | 'goals'>} */
+function defaults (profile) {
+  return {
+    targets: list('targets', profile.targets.join(','), targetIds, targetGroups),
+    scenarios: list('scenarios', profile.scenarios.join(','), scenarioIds),
+    duration: profile.duration,
+    warmup: profile.warmup,
+    rounds: profile.rounds,
+    connections: 100,
+    pipelining: null,
+    node: null,
+    loader: 'autocannon',
+    pin: 'auto',
+    out: DEFAULT_OUT,
+    html: true,
+    cmd: null,
+    url: '/'
+  }
+}

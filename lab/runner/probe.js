@@ -1,0 +1,24 @@
+// Loaded into every target server with `node --import`: counts time spent in
+// garbage collection (PerformanceObserver for 'gc') and answers the runner's
+// 'lab:stats' message over the IPC channel with cumulative figures. It adds
+// nothing per request; the observer runs once per GC.
+
+import { PerformanceObserver } from 'node:perf_hooks'
+
+let gcMs = 0
+let gcCount = 0
+const obs = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) { gcMs += e.duration; gcCount++ }
+})
+obs.observe({ entryTypes: ['gc'] })
+
+if (typeof process.send === 'function') {
+  process.on('message', (msg) => {
+    if (msg && msg.type === 'lab:stats') {
+      const cpu = process.cpuUsage()
+      process.send({ type: 'lab:stats', id: msg.id, gcMs, gcCount, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRss: process.resourceUsage().maxRSS * 1024 })
+    }
+  })
+  // the channel must not keep a server alive that would otherwise exit
+  process.channel?.unref()
+}

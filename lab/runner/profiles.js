@@ -1,0 +1,62 @@
+// Named sets of targets, scenarios and method for --profile. Explicit options
+// override a profile's values. Goals are printed after a run (never asserted
+// in tests): they are the performance targets the project has set itself.
+
+/**
+ * @typedef {object} Goal
+ * @property {string} scenario
+ * @property {string} target
+ * @property {string} vs                   the other target
+ * @property {'rps' | 'p99' | 'rss'} metric
+ * @property {number} ratio                rps: target/vs ≥ ratio; p99, rss: target/vs ≤ ratio
+ * @property {string} source
+ */
+
+export const profiles = {
+  default: {
+    description: 'every target on the four core scenarios (about 4 minutes on 2 cores)',
+    targets: ['all'],
+    scenarios: ['hello', 'params', 'json-post', 'delay-1ms'],
+    duration: 1,
+    warmup: 1,
+    rounds: 3
+  },
+  full: {
+    description: 'every target on every scenario (about 25 minutes on 2 cores)',
+    targets: ['all'],
+    scenarios: ['all'],
+    duration: 2,
+    warmup: 1,
+    rounds: 3
+  },
+  core: {
+    description: 'issue 2: hotpath on node:http against raw node:http and Fastify',
+    targets: ['node-http', 'hotpath-node', 'fastify'],
+    scenarios: ['hello', 'params', 'json-post', 'delay-1ms', 'hooks'],
+    duration: 3,
+    warmup: 2,
+    rounds: 5,
+    goals: [
+      { scenario: 'hello', target: 'hotpath-node', vs: 'node-http', metric: 'rps', ratio: 0.97, source: 'issue 2' },
+      ...['hello', 'params', 'json-post', 'delay-1ms', 'hooks'].map((scenario) =>
+        ({ scenario, target: 'hotpath-node', vs: 'fastify', metric: 'rps', ratio: 1.0, source: 'issue 2' }))
+    ]
+  },
+  wire: {
+    description: 'issue 4: hotpath\'s wire engine against raw node:http and Fastify',
+    targets: ['node-http', 'fastify', 'hotpath-node', 'hotpath-wire'],
+    scenarios: ['hello', 'pipelined', 'json-post', 'params', 'delay-1ms'],
+    duration: 3,
+    warmup: 2,
+    rounds: 5,
+    goals: [
+      { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'rps', ratio: 1.8, source: 'issue 4' },
+      { scenario: 'hello', target: 'hotpath-wire', vs: 'fastify', metric: 'rps', ratio: 1.8, source: 'issue 4' },
+      { scenario: 'pipelined', target: 'hotpath-wire', vs: 'node-http', metric: 'rps', ratio: 4, source: 'issue 4' },
+      ...['json-post', 'params', 'delay-1ms'].map((scenario) =>
+        ({ scenario, target: 'hotpath-wire', vs: 'fastify', metric: 'rps', ratio: 1.4, source: 'issue 4' })),
+      { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'p99', ratio: 1, source: 'issue 4 (p99 below node:http)' },
+      { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'rss', ratio: 1, source: 'issue 4 (RSS no higher)' }
+    ]
+  }
+}

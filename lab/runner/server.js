@@ -1,0 +1,137 @@
+// Starts one target server (or the user's --cmd) in its own process, pinned
+// to the server CPU, with the GC probe loaded, and reads its figures.
+
+import { spawn } from 'node:child_process'
+import net from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { cpuSeconds, memory, resetPeak } from './proc.js'
+
+const PROBE = fileURLToPath(new URL('./probe.js', import.meta.url))
+const HOST = '127.0.0.1'
+
+/** A port that was free a moment ago (the server binds it right after). */
+export function freePort () {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.unref()
+    srv.on('error', reject)
+    srv.listen(0, HOST, () => {
+      const { port } = /** @type {net.AddressInfo} */ (srv.address())
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+function canConnect (port) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, HOST)
+    s.once('connect', () => { s.destroy(); resolve(true) })
+    s.once('error', () => resolve(false))
+  })
+}
+
+/** The exit code by which a target says it does not serve a scenario (targets/common.js). */
+const UNSUPPORTED = 3
+
+/**
+ * @typedef {object} ServerHandle
+ * @property {number} pid
+ * @property {number} port
+ * @property {() => boolean} alive
+ * @property {() => string} output         last few KiB of the server's stdout+stderr
+ * @property {() => Promise<{ cpu: number | null, gcMs: number | null }>} sample
+ * @property {() => boolean} resetPeak
+ * @property {() => number | null} peakRss
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * @param {object} o
+ * @param {string} [o.file]        server script (built-in targets)
+ * @param {string} [o.cmd]         shell command (--cmd): it gets PORT and HOST
+ * @param {Record<string,string>} [o.env]
+ * @param {string} o.nodeBin
+ * @param {number | null} o.cpu    CPU to pin to, or null
+ * @param {number} [o.startTimeout]
+ * @returns {Promise<ServerHandle>} rejects with an Error whose `unsupported` is true when the target does not serve the scenario
+ */
+export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTimeout = 20000 }) {
+  const port = await freePort()
+  const childEnv = { ...process.env, ...env, PORT: String(port), HOST }
+  let argv
+  if (cmd) {
+    // exec: the server becomes this very process, so /proc figures are its own
+    childEnv.NODE_OPTIONS = `${process.env.NODE_OPTIONS || ''} --import=${PROBE}`.trim()
+    argv = ['sh', '-c', `exec ${cmd}`]
+  } else {
+    argv = [nodeBin, `--import=${PROBE}`, file]
+  }
+  if (cpu !== null) argv = ['taskset', '-c', String(cpu), ...argv]
+  const child = spawn(argv[0], argv.slice(1), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  let out = ''
+  const keep = (d) => { out = (out + d).slice(-4096) }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  let exit = null
+  child.on('exit', (code, signal) => { exit = { code, signal } })
+  child.on('error', (err) => { exit = { code: null, signal: null, error: err } })
+  let seq = 0
+  const pending = new Map()
+  child.on('message', (msg) => {
+    if (msg && msg.type === 'lab:stats' && pending.has(msg.id)) { pending.get(msg.id)(msg); pending.delete(msg.id) }
+  })
+
+  const started = Date.now()
+  for (;;) {
+    if (exit) {
+      const why = exit.error ? exit.error.message : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`
+      const err = new Error(`${why}${out.trim() ? `: ${lastLines(out)}` : ''}`)
+      // @ts-ignore
+      err.unsupported = exit.code === UNSUPPORTED
+      throw err
+    }
+    if (await canConnect(port)) break
+    if (Date.now() - started > startTimeout) {
+      child.kill('SIGKILL')
+      throw new Error(`did not listen on port ${port} within ${startTimeout} ms${out.trim() ? `: ${lastLines(out)}` : ''}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+
+  const ipc = () => new Promise((resolve) => {
+    if (!child.connected) return resolve(null)
+    const id = ++seq
+    const timer = setTimeout(() => { pending.delete(id); resolve(null) }, 1000)
+    pending.set(id, (msg) => { clearTimeout(timer); resolve(msg) })
+    child.send({ type: 'lab:stats', id })
+  })
+
+  return {
+    pid: /** @type {number} */ (child.pid),
+    port,
+    alive: () => exit === null,
+    output: () => out,
+    async sample () {
+      const msg = await ipc()
+      const proc = cpuSeconds(/** @type {number} */ (child.pid))
+      return { cpu: proc ? proc.self : msg ? msg.cpuSeconds : null, gcMs: msg ? msg.gcMs : null }
+    },
+    resetPeak: () => resetPeak(/** @type {number} */ (child.pid)),
+    peakRss: () => memory(/** @type {number} */ (child.pid))?.peak ?? null,
+    async stop () {
+      if (exit) return
+      const gone = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2000)
+      await gone
+      clearTimeout(timer)
+    }
+  }
+}
+
+/** The error line of a crash (not its stack), else the last lines of output. */
+export function lastLines (text) {
+  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean)
+  const error = lines.find((l) => /^([\w.]*Error|Error)\b[^(]*[:[]/.test(l) && !l.startsWith('at '))
+  return (error || lines.slice(-3).join(' | ')).slice(0, 400)
+}
