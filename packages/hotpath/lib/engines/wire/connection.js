@@ -48,6 +48,8 @@ export class Connection {
     /** the socket is gone or was handed to someone else */
     this.detached = false
     this.ended = false
+    /** a response that closes the connection went out: nothing more is written */
+    this.closedWrite = false
     /** @type {WireResponse[]} responses not finished yet, in request order */
     this.queue = []
     /** @type {(string | Buffer)[] | null} writes collected during a read */
@@ -109,9 +111,10 @@ export class Connection {
 
   /** @param {string | Buffer} data */
   send (data) {
+    if (this.closedWrite) return
     if (this.out !== null) {
       this.out.push(data)
-    } else if (!this.detached) {
+    } else if (!this.detached && !this.closedWrite) {
       if (!this.socket.write(data)) this.blocked()
     }
   }
@@ -275,6 +278,7 @@ export class Connection {
     }
     if (this.queue.length === 0) {
       this.send(errorResponse(status, code, message, this.engine.dateLine))
+      this.closedWrite = true
       this.shutdownSoon()
     } else {
       this.pendingError = errorResponse(status, code, message, this.engine.dateLine)
@@ -426,7 +430,7 @@ export class Connection {
    * @param {string | Buffer | null} body
    */
   write (res, status, headers, body) {
-    if (res.state !== 0 || this.detached) return
+    if (res.state !== 0 || this.detached || this.closedWrite) return
     const req = res.req
     this.prepareClose(res)
     let head = statusLine(status) + headerLines(headers, res.extraHeaders)
@@ -484,7 +488,7 @@ export class Connection {
   /** Writes the responses that were waiting for earlier ones. */
   advance () {
     const queue = this.queue
-    while (queue.length > 0 && !this.detached) {
+    while (queue.length > 0 && !this.detached && !this.closedWrite) {
       const res = queue[0]
       if (res.state === 1) {
         this.send(/** @type {string | Buffer} */ (res.data))
@@ -504,6 +508,7 @@ export class Connection {
     if (queue.length === 0 && this.pendingError !== null) {
       this.send(this.pendingError)
       this.pendingError = null
+      this.closedWrite = true
       this.shutdownSoon()
     }
   }
@@ -528,7 +533,9 @@ export class Connection {
       this.closing = true
       this.stopped = true
       this.discard = true
-      this.queue.length = 0
+      this.closedWrite = true
+      // requests after this one are never answered, a rejection included
+      this.pendingError = null
       this.shutdownSoon()
       return
     }
@@ -546,7 +553,7 @@ export class Connection {
    * @param {(err: Error | null) => void} done
    */
   writeStream (res, status, headers, stream, done) {
-    if (res.state !== 0 || this.detached) {
+    if (res.state !== 0 || this.detached || this.closedWrite) {
       stream.destroy()
       return done(new Error('Response already sent'))
     }
@@ -704,6 +711,7 @@ export class Connection {
         res.state = 3
       }
       this.send(errorResponse(408, 'HP_ERR_REQUEST_TIMEOUT', 'Request timeout', this.engine.dateLine))
+      this.closedWrite = true
       this.shutdown()
       if (res !== null) {
         const cb = res.finishCb

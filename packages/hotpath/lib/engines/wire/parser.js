@@ -189,9 +189,12 @@ export class Parser {
   head (data, off) {
     const len = data.length
     // RFC 9112 §2.2: a server SHOULD ignore at least one empty line before
-    // the request-line (some clients send one after a POST body).
-    while (off + 1 < len && data[off] === 13 && data[off + 1] === 10) { off += 2; this.scan = 0 }
-    if (off === len) return len
+    // the request-line (some clients send one after a POST body). Like
+    // llhttp, any CR and LF bytes there are skipped: nothing is framed yet.
+    if (this.scan === 0) {
+      while (off < len && (data[off] === 13 || data[off] === 10)) off++
+      if (off === len) return len
+    }
     let from = off + this.scan
     if (from > off) from -= 3
     if (from < off) from = off
@@ -575,13 +578,15 @@ export class Parser {
 
 /**
  * chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
- * chunk-ext-val = token / quoted-string (RFC 9112 §7.1.1)
+ * chunk-ext-val = token / quoted-string (RFC 9112 §7.1.1). The optional
+ * whitespace (BWS) is not accepted: llhttp rejects it too, and a parser
+ * that skips it where another does not is a smuggling vector.
  * @param {string} s
  */
 export function validChunkExt (s) {
   return CHUNK_EXT.test(s)
 }
-const CHUNK_EXT = /^(?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)+$/
+const CHUNK_EXT = /^(?:;[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)+$/
 
 /**
  * node:http's IncomingMessage.headers rules.
