@@ -1,0 +1,39 @@
+// Reads a body stream (from a preParsing hook) into one Buffer, bounded by a
+// limit: past it, the stream is destroyed and the caller gets a 413 without
+// the rest being buffered.
+import { createError } from '../errors.js'
+
+/**
+ * @param {import('node:stream').Readable} stream
+ * @param {number} limit
+ * @param {(err: any, body?: Buffer) => void} done  called exactly once
+ */
+export function readStream (stream, limit, done) {
+  /** @type {Buffer[]} */
+  let chunks = []
+  let received = 0
+  let finished = false
+  /** @param {any} err @param {Buffer} [body] */
+  const finish = (err, body) => {
+    if (finished) return
+    finished = true
+    stream.removeListener('data', onData)
+    done(err, body)
+  }
+  /** @param {Buffer | string} chunk */
+  const onData = (chunk) => {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    received += buf.length
+    if (received > limit) {
+      chunks = []
+      finish(createError('HP_ERR_BODY_TOO_LARGE', limit))
+      stream.pause()
+      return
+    }
+    chunks.push(buf)
+  }
+  stream.on('data', onData)
+  stream.once('end', () => finish(null, Buffer.concat(chunks, received)))
+  stream.once('error', (/** @type {Error} */ err) => finish(/** @type {any} */ (err).statusCode ? err : createError('HP_ERR_REQUEST_ABORTED')))
+  stream.once('close', () => finish(createError('HP_ERR_REQUEST_ABORTED')))
+}

@@ -1,0 +1,113 @@
+// A plugin scope. Each register() that is not plugin()-wrapped opens a child
+// context: hooks, decorators, parsers and handlers added there apply to its
+// routes and its children only. At ready(), each context that added request
+// or reply decorators gets its own subclass of its parent's Request/Reply,
+// with the decorators on the prototype, so a decorator costs nothing per
+// request.
+import { REQUEST_HOOKS } from './hooks.js'
+import { Request } from './request.js'
+import { Reply } from './reply.js'
+import { ParserTable } from './body/parsers.js'
+
+/** @typedef {{ fn: Function, opts: Record<string, any>, instance: any }} PendingPlugin */
+
+export class Context {
+  /**
+   * @param {Context | null} parent
+   * @param {string} prefix
+   */
+  constructor (parent, prefix) {
+    this.parent = parent
+    this.prefix = prefix
+    /** @type {Record<string, Function[]>} */
+    this.hooks = {}
+    for (const name of REQUEST_HOOKS) this.hooks[name] = []
+    /** @type {Function[]} */
+    this.onRoute = []
+    /** @type {Function[]} */
+    this.onRegister = []
+    /** @type {Map<string, unknown>} */
+    this.requestDecorators = new Map()
+    /** @type {Map<string, unknown>} */
+    this.replyDecorators = new Map()
+    /** @type {Function | null} */
+    this.errorHandler = null
+    /** @type {Function | null} */
+    this.notFoundHandler = null
+    /** @type {ParserTable | null} */
+    this.parsers = parent === null ? new ParserTable(null) : null
+    /** @type {typeof Request | null} */
+    this.Request = null
+    /** @type {typeof Reply | null} */
+    this.Reply = null
+    /** @type {any} the instance whose methods act on this context */
+    this.instance = null
+    /** @type {PendingPlugin[]} */
+    this.pending = []
+    this.draining = false
+  }
+
+  /** root first */
+  chain () {
+    /** @type {Context[]} */
+    const out = []
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) out.unshift(c)
+    return out
+  }
+
+  findErrorHandler () {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.errorHandler !== null) return c.errorHandler
+    return null
+  }
+
+  /** @returns {ParserTable} */
+  findParsers () {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.parsers !== null) return c.parsers
+    throw new Error('unreachable: the root context has a parser table')
+  }
+
+  /** The table to add a parser to: copied from the parent on first write. */
+  ownParsers () {
+    if (this.parsers === null) this.parsers = new ParserTable(this.findParsers())
+    return this.parsers
+  }
+
+  /**
+   * @param {'requestDecorators' | 'replyDecorators'} kind
+   * @param {string} name
+   */
+  hasDecorator (kind, name) {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c[kind].has(name)) return true
+    return false
+  }
+
+  /** Builds this context's Request and Reply classes (parents first). */
+  buildClasses () {
+    if (this.Request !== null) return
+    const parent = this.parent
+    if (parent !== null) parent.buildClasses()
+    const BaseRequest = parent === null ? Request : /** @type {typeof Request} */ (parent.Request)
+    const BaseReply = parent === null ? Reply : /** @type {typeof Reply} */ (parent.Reply)
+    this.Request = this.requestDecorators.size === 0 ? BaseRequest : subclass(BaseRequest, this.requestDecorators)
+    this.Reply = this.replyDecorators.size === 0 ? BaseReply : subclass(BaseReply, this.replyDecorators)
+  }
+}
+
+/**
+ * @template {new (...args: any[]) => any} C
+ * @param {C} Base
+ * @param {Map<string, unknown>} decorators
+ * @returns {C}
+ */
+function subclass (Base, decorators) {
+  const Sub = class extends Base {}
+  for (const [name, value] of decorators) {
+    const v = /** @type {any} */ (value)
+    if (v !== null && typeof v === 'object' && (typeof v.getter === 'function' || typeof v.setter === 'function')) {
+      Object.defineProperty(Sub.prototype, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
+    } else {
+      Object.defineProperty(Sub.prototype, name, { value: v, writable: true, configurable: true, enumerable: false })
+    }
+  }
+  return Sub
+}

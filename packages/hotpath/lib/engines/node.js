@@ -1,0 +1,312 @@
+// The node:http engine: adapts IncomingMessage/ServerResponse to the engine
+// interface in ./engine.js. Every method is a plain function over the
+// objects node:http hands us, so nothing is allocated per request to reach
+// the engine.
+import http from 'node:http'
+import https from 'node:https'
+import { pipeline } from 'node:stream'
+import { createError } from '../errors.js'
+
+const kOnFinish = Symbol('hotpath.onFinish')
+const kCloseAfter = Symbol('hotpath.closeAfter')
+
+/**
+ * @param {import('./engine.js').EngineOptions} options
+ * @returns {import('./engine.js').Engine}
+ */
+export function createNodeEngine (options) {
+  const requestTimeout = options.requestTimeout
+  // node:http refuses headersTimeout > requestTimeout when both are set.
+  const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout, requestTimeout) : options.headersTimeout
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout,
+    maxHeaderSize: options.maxHeaderSize,
+    // node:http checks headersTimeout/requestTimeout only every 30 s by
+    // default; a slow-drip client would hold a socket that long past its
+    // limit. Check at most every second (and faster for short limits).
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout || 1000, requestTimeout || 1000) / 2))),
+    requireHostHeader: true,
+    maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0
+  }
+  const server = options.https
+    ? https.createServer({ ...options.https, ...serverOptions })
+    : http.createServer(serverOptions)
+  // Node's default 'timeout' handling is fine; keep the socket idle timeout
+  // off (timeouts above cover slow clients).
+  server.timeout = 0
+  if (options.onClientError) {
+    const log = options.onClientError
+    server.on('clientError', onClientError)
+    /**
+     * node:http answers 400/408/431 itself when no listener is set; with one,
+     * we must do it, so mirror node's default answers.
+     * @param {Error & { code?: string }} err
+     * @param {import('node:net').Socket} socket
+     */
+    function onClientError (err, socket) {
+      log(err)
+      if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
+        const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
+            : '400 Bad Request'
+        socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      }
+      socket.destroySoon()
+    }
+  }
+
+  let closing = false
+
+  /** @type {import('./engine.js').Engine} */
+  const engine = {
+    name: 'node',
+    server,
+    setHandler (handler) {
+      server.on('request', handler)
+    },
+    setUpgradeHandler (handler) {
+      server.on('upgrade', handler)
+    },
+    listen (opts) {
+      return new Promise((resolve, reject) => {
+        const onError = (/** @type {Error} */ err) => reject(err)
+        server.once('error', onError)
+        server.listen({ port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }, () => {
+          server.removeListener('error', onError)
+          resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
+        })
+      })
+    },
+    close () {
+      closing = true
+      return new Promise((resolve) => {
+        if (!server.listening) return resolve()
+        // server.close() stops accepting and (node ≥ 19) closes idle
+        // keep-alive sockets; in-flight requests finish, and the core marks
+        // their responses Connection: close so their sockets end too.
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+    },
+    remoteAddress (raw) {
+      return /** @type {http.IncomingMessage} */ (raw).socket.remoteAddress
+    },
+    encrypted (raw) {
+      return /** @type {any} */ ((/** @type {http.IncomingMessage} */ (raw).socket)).encrypted === true
+    },
+    hasBody (raw) {
+      const h = raw.headers
+      const cl = h['content-length']
+      if (cl !== undefined) return cl !== '0'
+      return h['transfer-encoding'] !== undefined
+    },
+    contentLength (raw) {
+      const cl = raw.headers['content-length']
+      // node:http has already rejected non-numeric and conflicting lengths.
+      return typeof cl === 'string' ? Number(cl) : -1
+    },
+    readBody (raw, limit, done) {
+      const req = /** @type {http.IncomingMessage} */ (raw)
+      const declared = engine.contentLength(raw)
+      if (declared > limit) {
+        stopReading(req)
+        done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+        return
+      }
+      new BodyReader(req, limit, done)
+    },
+    bodyStream (raw) {
+      return /** @type {http.IncomingMessage} */ (raw)
+    },
+    write (res, statusCode, headers, body) {
+      const r = /** @type {http.ServerResponse} */ (res)
+      if (closing || /** @type {any} */ (r)[kCloseAfter] === true) headers.connection = 'close'
+      if (body !== null && headers['content-length'] === undefined) {
+        headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+      }
+      // One writeHead with every header, then one end(): node:http joins the
+      // head and a body given to end() into a single socket write.
+      r.writeHead(statusCode, headers)
+      r.end(body)
+    },
+    writeStream (res, statusCode, headers, stream, done) {
+      const r = /** @type {http.ServerResponse} */ (res)
+      if (closing || /** @type {any} */ (r)[kCloseAfter] === true) headers.connection = 'close'
+      new StreamWriter(r, statusCode, headers, stream, done)
+    },
+    headersSent (res) {
+      return /** @type {http.ServerResponse} */ (res).headersSent
+    },
+    onFinish (res, onFinish) {
+      const r = /** @type {http.ServerResponse} */ (res)
+      ;/** @type {any} */ (r)[kOnFinish] = onFinish
+      r.on('close', onResClose)
+    },
+    hijack (res) {
+      return /** @type {import('node:stream').Duplex} */ (/** @type {http.ServerResponse} */ (res).socket)
+    },
+    compat (raw, res) {
+      return [raw, res]
+    },
+    isClosing () {
+      return closing
+    }
+  }
+  return engine
+}
+
+/**
+ * ServerResponse 'close' fires once: after 'finish' when the response was
+ * handed to the socket, or alone when the connection went away first.
+ * @this {http.ServerResponse}
+ */
+function onResClose () {
+  const cb = /** @type {any} */ (this)[kOnFinish]
+  if (cb === undefined) return
+  ;/** @type {any} */ (this)[kOnFinish] = undefined
+  cb(this, this.writableFinished ? null : abortError())
+}
+
+function abortError () {
+  return createError('HP_ERR_REQUEST_ABORTED')
+}
+
+/**
+ * Stops reading an over-limit body: the response will carry
+ * Connection: close and the socket ends after it, so the rest of the body is
+ * never read into memory.
+ * @param {http.IncomingMessage} req
+ */
+function stopReading (req) {
+  const res = /** @type {any} */ (req).res
+  if (res) res[kCloseAfter] = true
+  req.pause()
+}
+
+/** Buffers a body up to a limit; state lives on the instance, not in closures. */
+class BodyReader {
+  /**
+   * @param {http.IncomingMessage} req
+   * @param {number} limit
+   * @param {(err: any, body?: Buffer) => void} done
+   */
+  constructor (req, limit, done) {
+    this.req = req
+    this.limit = limit
+    this.done = done
+    /** @type {Buffer[]} */
+    this.chunks = []
+    this.received = 0
+    this.finished = false
+    this.onData = this.onData.bind(this)
+    this.onEnd = this.onEnd.bind(this)
+    this.onClose = this.onClose.bind(this)
+    this.onError = this.onError.bind(this)
+    req.on('data', this.onData)
+    req.on('end', this.onEnd)
+    req.on('close', this.onClose)
+    req.on('error', this.onError)
+  }
+
+  /** @param {Buffer} chunk */
+  onData (chunk) {
+    if (this.finished) return
+    this.received += chunk.length
+    if (this.received > this.limit) {
+      this.chunks = []
+      this.finish(createError('HP_ERR_BODY_TOO_LARGE', this.limit))
+      this.req.removeListener('data', this.onData)
+      stopReading(this.req)
+      return
+    }
+    this.chunks.push(chunk)
+  }
+
+  onEnd () {
+    if (this.finished) return
+    const chunks = this.chunks
+    this.finish(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.received))
+  }
+
+  onClose () {
+    if (!this.finished) this.finish(abortError())
+  }
+
+  /** @param {Error} err */
+  onError (err) {
+    if (!this.finished) this.finish(this.req.destroyed ? abortError() : err)
+  }
+
+  /**
+   * @param {any} err
+   * @param {Buffer} [body]
+   */
+  finish (err, body) {
+    this.finished = true
+    this.req.removeListener('end', this.onEnd)
+    this.req.removeListener('close', this.onClose)
+    this.done(err, body)
+  }
+}
+
+/**
+ * Writes the head only once the stream has data (or ended), so a stream
+ * that fails before its first byte can still be answered by the error
+ * handler; after that, an error destroys the socket.
+ */
+class StreamWriter {
+  /**
+   * @param {http.ServerResponse} res
+   * @param {number} statusCode
+   * @param {import('./engine.js').OutgoingHeaders} headers
+   * @param {import('node:stream').Readable} stream
+   * @param {(err: Error | null) => void} done
+   */
+  constructor (res, statusCode, headers, stream, done) {
+    this.res = res
+    this.statusCode = statusCode
+    this.headers = headers
+    this.stream = stream
+    this.done = done
+    this.started = false
+    this.onReadable = this.onReadable.bind(this)
+    this.onEarlyError = this.onEarlyError.bind(this)
+    this.onEarlyClose = this.onEarlyClose.bind(this)
+    stream.once('readable', this.onReadable)
+    stream.once('error', this.onEarlyError)
+    res.once('close', this.onEarlyClose)
+  }
+
+  onReadable () {
+    if (this.started) return
+    this.started = true
+    this.stream.removeListener('error', this.onEarlyError)
+    this.res.removeListener('close', this.onEarlyClose)
+    this.res.writeHead(this.statusCode, this.headers)
+    pipeline(this.stream, this.res, (err) => {
+      if (err && !this.res.writableFinished) this.res.destroy()
+      this.done(err ?? null)
+    })
+  }
+
+  /** @param {Error} err */
+  onEarlyError (err) {
+    if (this.started) return
+    this.started = true
+    this.stream.removeListener('readable', this.onReadable)
+    this.res.removeListener('close', this.onEarlyClose)
+    this.done(err)
+  }
+
+  onEarlyClose () {
+    // The client went away before the stream produced anything.
+    if (this.started) return
+    this.started = true
+    this.stream.removeListener('readable', this.onReadable)
+    this.stream.removeListener('error', this.onEarlyError)
+    this.stream.destroy()
+    this.done(abortError())
+  }
+}

@@ -1,0 +1,86 @@
+// The one table of hotpath's error codes. Every error hotpath raises itself
+// carries one of these codes; docs/errors.md documents each one and
+// test/errors.test.js keeps the two in sync.
+import { statusText } from './status.js'
+
+/**
+ * code → [status, message]. `%s` in a message is replaced by the arguments
+ * given to createError, in order.
+ * @type {Record<string, { status: number, message: string }>}
+ */
+export const ERRORS = {
+  // Request errors (answered to the client)
+  HP_ERR_NOT_FOUND: { status: 404, message: 'Route %s:%s not found' },
+  HP_ERR_BAD_URL: { status: 400, message: 'Malformed URL path' },
+  HP_ERR_VALIDATION: { status: 400, message: '%s' },
+  HP_ERR_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than %s bytes' },
+  HP_ERR_REQUEST_ABORTED: { status: 400, message: 'Request aborted by the client' },
+  HP_ERR_INVALID_JSON: { status: 400, message: 'Body is not valid JSON' },
+  HP_ERR_EMPTY_JSON_BODY: { status: 400, message: 'Body cannot be empty when content-type is set to application/json' },
+  HP_ERR_PROTO_POISONING: { status: 400, message: 'Body contains a forbidden prototype property' },
+  HP_ERR_INVALID_BODY: { status: 400, message: 'Body could not be parsed' },
+  HP_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type: %s' },
+  HP_ERR_TOO_MANY_KEYS: { status: 413, message: 'More than %s keys in %s' },
+  HP_ERR_HANDLER_TIMEOUT: { status: 503, message: 'The request was not answered within %s ms' },
+  HP_ERR_SERVER_CLOSING: { status: 503, message: 'The server is shutting down' },
+  HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
+  HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
+  HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
+  // Programming errors (thrown at once to the caller, at start-up)
+  HP_ERR_DEC_ALREADY_PRESENT: { status: 500, message: "The decorator '%s' has already been added" },
+  HP_ERR_DEC_AFTER_READY: { status: 500, message: "The decorator '%s' was added after ready()" },
+  HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
+  HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
+  HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
+  HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
+  HP_ERR_INVALID_ROUTE: { status: 500, message: 'Invalid route: %s' },
+  HP_ERR_INVALID_HOOK: { status: 500, message: "Invalid hook '%s': %s" },
+  HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
+  HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s: %s' },
+  HP_ERR_PARSER_ALREADY_PRESENT: { status: 500, message: "A content-type parser for '%s' already exists" },
+  HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
+  HP_ERR_ENGINE_UNAVAILABLE: { status: 500, message: "The '%s' engine is not available: %s" },
+  HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' }
+}
+
+/**
+ * An error that answers with its status code and message. Throw it (or
+ * return it rejected) from a hook, handler or parser.
+ */
+export class HttpError extends Error {
+  /**
+   * @param {number} statusCode
+   * @param {string} [message]  defaults to the status's reason phrase
+   * @param {{ code?: string, cause?: unknown }} [options]
+   */
+  constructor (statusCode, message, options) {
+    const status = Number.isInteger(statusCode) && statusCode >= 400 && statusCode <= 599 ? statusCode : 500
+    super(message ?? statusText(status), options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'HttpError'
+    /** @type {number} */
+    this.statusCode = status
+    /** @type {string | undefined} */
+    this.code = options?.code
+    /** Extra fields merged into the JSON body (e.g. `validation`). @type {Record<string, unknown> | undefined} */
+    this.details = undefined
+  }
+
+  /** the reason phrase of the status */
+  get error () {
+    return statusText(this.statusCode)
+  }
+}
+
+/**
+ * Builds an HttpError for one of the table's codes.
+ * @param {string} code
+ * @param {...(string | number)} args  replace the %s in the message, in order
+ * @returns {HttpError}
+ */
+export function createError (code, ...args) {
+  const entry = ERRORS[code]
+  if (entry === undefined) throw new TypeError(`unknown error code ${code}`)
+  let i = 0
+  const message = entry.message.replace(/%s/g, () => String(args[i++]))
+  return new HttpError(entry.status, message, { code })
+}

@@ -1,0 +1,70 @@
+// What happens after the response (or instead of it): onResponse hooks and
+// the completion log line when it was handed to the socket; req.signal,
+// onRequestAbort and later sends ignored when the client went away first;
+// onTimeout and a 503 when the request timeout passes unanswered.
+import { createError } from './errors.js'
+import { runDetached } from './hooks.js'
+import { handleError } from './error-handling.js'
+import { markDone } from './send.js'
+
+const kReply = Symbol('hotpath.reply')
+
+/**
+ * Asks the engine to report the end of this response, once per request.
+ * Registered only when something needs it (onResponse/onRequestAbort hooks,
+ * logging, or req.signal was read), so the plain path pays nothing.
+ * @param {import('./reply.js').Reply} reply
+ */
+export function ensureFinishListener (reply) {
+  if (reply._listening) return
+  reply._listening = true
+  const res = /** @type {any} */ (reply.raw)
+  res[kReply] = reply
+  reply.engine.onFinish(res, onFinished)
+}
+
+/**
+ * @param {any} res
+ * @param {Error | null} error
+ */
+function onFinished (res, error) {
+  const reply = /** @type {import('./reply.js').Reply} */ (res[kReply])
+  res[kReply] = undefined
+  const req = reply.request
+  const route = reply.route
+  const app = route.app
+  if (error !== null) {
+    reply._aborted = true
+    if (!reply._done) markDone(reply)
+    const controller = req._controller
+    if (controller !== undefined && !controller.signal.aborted) controller.abort(error)
+    if (route.onRequestAbort !== null) runDetached(route.onRequestAbort, route.instance, req, reply)
+    if (app.logger !== null) req.log.info({ responseTime: elapsed(reply) }, 'request aborted by the client')
+    return
+  }
+  if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
+  if (app.logger !== null) {
+    req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+  }
+}
+
+/** @param {import('./reply.js').Reply} reply */
+function elapsed (reply) {
+  return Math.round((performance.now() - reply._startTime) * 1000) / 1000
+}
+
+/**
+ * The request timeout passed before the request was answered.
+ * @param {import('./reply.js').Reply} reply
+ * @param {number} ms
+ */
+export function timeoutReply (reply, ms) {
+  const req = reply.request
+  const route = reply.route
+  const controller = req._controller
+  if (controller !== undefined && !controller.signal.aborted) {
+    controller.abort(new DOMException('The request timed out', 'TimeoutError'))
+  }
+  if (route.onTimeout !== null) runDetached(route.onTimeout, route.instance, req, reply)
+  handleError(reply, createError('HP_ERR_HANDLER_TIMEOUT', ms))
+}

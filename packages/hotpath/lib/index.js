@@ -1,0 +1,18 @@
+// hotpath's public entry point: exports only.
+import { Core, Hotpath } from './app.js'
+import { plugin } from './plugin.js'
+import { HttpError } from './errors.js'
+
+/**
+ * Creates an app.
+ * @param {Record<string, any>} [options]
+ */
+export function hotpath (options = {}) {
+  const core = new Core(options ?? {})
+  const app = new Hotpath(core, core.root)
+  core.root.instance = app
+  return app
+}
+
+export default hotpath
+export { plugin, HttpError }

@@ -1,0 +1,277 @@
+// app.inject(): runs a synthetic request through the same dispatch and
+// pipeline as a socket request, on a small in-memory engine. No sockets,
+// no node:http.
+import { Readable } from 'node:stream'
+import { dispatch } from './pipeline.js'
+import { createError } from './errors.js'
+import { statusText } from './status.js'
+
+/**
+ * @typedef {object} InjectResult
+ * @property {number} statusCode
+ * @property {string} statusMessage
+ * @property {Record<string, string | number | string[]>} headers
+ * @property {string} body
+ * @property {string} payload
+ * @property {Buffer} rawPayload
+ * @property {() => any} json
+ */
+
+class InjectRequest {
+  /**
+   * @param {string} method
+   * @param {string} url
+   * @param {Record<string, string | string[]>} headers
+   * @param {Buffer | null} body
+   * @param {string} remoteAddress
+   */
+  constructor (method, url, headers, body, remoteAddress) {
+    this.method = method
+    this.url = url
+    this.headers = headers
+    this.httpVersion = '1.1'
+    this.body = body
+    this.remoteAddress = remoteAddress
+    /** @type {Readable | null} */
+    this.stream = null
+  }
+}
+
+class InjectResponse {
+  /**
+   * @param {string} method
+   * @param {(r: InjectResult) => void} resolve
+   */
+  constructor (method, resolve) {
+    this.method = method
+    this.resolve = resolve
+    this.headersSent = false
+    this.finished = false
+    /** headers set through the compat object (connect middleware) */
+    /** @type {Record<string, any>} */
+    this.compatHeaders = {}
+    this.compatStatus = 200
+    /** @type {((res: any, err: Error | null) => void) | null} */
+    this.onFinish = null
+  }
+
+  /**
+   * @param {number} status
+   * @param {Record<string, any>} headers
+   * @param {Buffer} body
+   */
+  finish (status, headers, body) {
+    if (this.finished) return
+    this.finished = true
+    this.headersSent = true
+    /** @type {Record<string, any>} */
+    const all = { ...this.compatHeaders }
+    for (const k of Object.keys(headers)) all[k.toLowerCase()] = headers[k]
+    const payload = this.method === 'HEAD' || status === 204 || status === 304 ? Buffer.alloc(0) : body
+    if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = body.length
+    const text = payload.toString('utf8')
+    this.resolve({
+      statusCode: status,
+      statusMessage: statusText(status),
+      headers: all,
+      body: text,
+      payload: text,
+      rawPayload: payload,
+      json () { return JSON.parse(text) }
+    })
+    const cb = this.onFinish
+    if (cb !== null) {
+      this.onFinish = null
+      queueMicrotask(() => cb(this, null))
+    }
+  }
+}
+
+/** @returns {import('./engines/engine.js').Engine} */
+function createInjectEngine () {
+  return {
+    name: /** @type {any} */ ('inject'),
+    server: /** @type {any} */ (null),
+    setHandler () {},
+    setUpgradeHandler () {},
+    async listen () { throw new Error('the inject engine does not listen') },
+    async close () {},
+    remoteAddress (raw) { return /** @type {InjectRequest} */ (raw).remoteAddress },
+    encrypted () { return false },
+    hasBody (raw) {
+      const body = /** @type {InjectRequest} */ (raw).body
+      return body !== null && body.length > 0
+    },
+    contentLength (raw) {
+      const body = /** @type {InjectRequest} */ (raw).body
+      return body === null ? -1 : body.length
+    },
+    readBody (raw, limit, done) {
+      const body = /** @type {InjectRequest} */ (raw).body ?? Buffer.alloc(0)
+      if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+      else done(null, body)
+    },
+    bodyStream (raw) {
+      const r = /** @type {InjectRequest} */ (raw)
+      if (r.stream === null) r.stream = Readable.from(r.body === null ? [] : [r.body])
+      return r.stream
+    },
+    write (res, statusCode, headers, body) {
+      const b = body === null ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body) : body
+      ;/** @type {InjectResponse} */ (res).finish(statusCode, headers, b)
+    },
+    writeStream (res, statusCode, headers, stream, done) {
+      const r = /** @type {InjectResponse} */ (res)
+      /** @type {Buffer[]} */
+      const chunks = []
+      let started = false
+      stream.on('data', (chunk) => {
+        started = true
+        r.headersSent = true
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      })
+      stream.once('end', () => {
+        r.finish(statusCode, headers, Buffer.concat(chunks))
+        done(null)
+      })
+      stream.once('error', (err) => {
+        if (started) {
+          // what a client sees after a mid-stream failure: what came so far
+          r.finish(statusCode, headers, Buffer.concat(chunks))
+        }
+        done(err)
+      })
+    },
+    headersSent (res) { return /** @type {InjectResponse} */ (res).headersSent },
+    onFinish (res, cb) {
+      const r = /** @type {InjectResponse} */ (res)
+      if (r.finished) queueMicrotask(() => cb(res, null))
+      else r.onFinish = cb
+    },
+    hijack (res) {
+      const r = /** @type {InjectResponse} */ (res)
+      // nothing will be written through hotpath: answer with what we have
+      r.finish(r.compatStatus, {}, Buffer.alloc(0))
+      return /** @type {any} */ (null)
+    },
+    compat (raw, res) {
+      return [compatRequest(/** @type {InjectRequest} */ (raw)), compatResponse(/** @type {InjectResponse} */ (res))]
+    },
+    isClosing () { return false }
+  }
+}
+
+/** @param {InjectRequest} raw */
+function compatRequest (raw) {
+  return {
+    method: raw.method,
+    url: raw.url,
+    originalUrl: raw.url,
+    headers: raw.headers,
+    httpVersion: raw.httpVersion,
+    socket: { remoteAddress: raw.remoteAddress, encrypted: false },
+    on () { return this },
+    once () { return this },
+    removeListener () { return this }
+  }
+}
+
+/** @param {InjectResponse} res */
+function compatResponse (res) {
+  return {
+    get statusCode () { return res.compatStatus },
+    set statusCode (v) { res.compatStatus = v },
+    get headersSent () { return res.headersSent },
+    get writableEnded () { return res.finished },
+    /** @param {string} k @param {any} v */
+    setHeader (k, v) { res.compatHeaders[k.toLowerCase()] = v; return this },
+    /** @param {string} k */
+    getHeader (k) { return res.compatHeaders[k.toLowerCase()] },
+    /** @param {string} k */
+    hasHeader (k) { return k.toLowerCase() in res.compatHeaders },
+    /** @param {string} k */
+    removeHeader (k) { delete res.compatHeaders[k.toLowerCase()] },
+    getHeaders () { return { ...res.compatHeaders } },
+    /** @param {number} status @param {any} [headers] */
+    writeHead (status, headers) {
+      res.compatStatus = status
+      if (headers && typeof headers === 'object') for (const k of Object.keys(headers)) res.compatHeaders[k.toLowerCase()] = headers[k]
+      return this
+    },
+    /** @param {any} [chunk] */
+    end (chunk) {
+      const body = chunk === undefined || chunk === null || typeof chunk === 'function' ? Buffer.alloc(0) : Buffer.from(chunk)
+      res.finish(res.compatStatus, {}, body)
+      return this
+    },
+    on () { return this },
+    once () { return this },
+    removeListener () { return this }
+  }
+}
+
+/** @type {WeakMap<object, import('./engines/engine.js').Engine>} */
+const engines = new WeakMap()
+
+/**
+ * @param {any} app
+ * @param {import('./app.js').Core} core
+ * @param {string | Record<string, any>} options
+ * @returns {Promise<InjectResult>}
+ */
+export async function inject (app, core, options) {
+  const opts = typeof options === 'string' ? { url: options } : options ?? {}
+  await app.ready()
+  let engine = engines.get(core)
+  if (engine === undefined) {
+    engine = createInjectEngine()
+    engines.set(core, engine)
+  }
+  const method = String(opts.method ?? 'GET').toUpperCase()
+  let url = String(opts.url ?? opts.path ?? '/')
+  if (/^https?:\/\//i.test(url)) {
+    const u = new URL(url)
+    url = u.pathname + u.search
+  }
+  if (opts.query !== undefined) {
+    const qs = typeof opts.query === 'string' ? opts.query : toQueryString(opts.query)
+    if (qs !== '') url += (url.includes('?') ? '&' : '?') + qs
+  }
+  /** @type {Record<string, string | string[]>} */
+  const headers = {}
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (v === undefined) continue
+    const key = k.toLowerCase()
+    headers[key] = Array.isArray(v) ? (key === 'set-cookie' ? v.map(String) : v.join(', ')) : String(v)
+  }
+  if (headers.host === undefined) headers.host = 'localhost:80'
+  if (headers['user-agent'] === undefined) headers['user-agent'] = 'hotpath-inject'
+  /** @type {Buffer | null} */
+  let body = null
+  const payload = opts.payload ?? opts.body
+  if (payload !== undefined && payload !== null) {
+    if (typeof payload === 'string') body = Buffer.from(payload)
+    else if (payload instanceof Uint8Array) body = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
+    else {
+      body = Buffer.from(JSON.stringify(payload))
+      if (headers['content-type'] === undefined) headers['content-type'] = 'application/json'
+    }
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(body.length)
+  }
+  const raw = new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
+  const eng = engine
+  return new Promise((resolve) => {
+    const res = new InjectResponse(method, resolve)
+    dispatch(core, eng, /** @type {any} */ (raw), res)
+  })
+}
+
+/** @param {Record<string, unknown>} query */
+function toQueryString (query) {
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) for (const item of v) params.append(k, String(item))
+    else if (v !== undefined) params.append(k, String(v))
+  }
+  return params.toString()
+}

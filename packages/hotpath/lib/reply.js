@@ -1,0 +1,162 @@
+// The reply object handed to hooks and handlers. Every field is assigned in
+// the constructor, in one order; the pipeline parks a request's position in
+// the `_` fields when it goes async.
+import { sendPayload } from './send.js'
+import { createError } from './errors.js'
+
+export class Reply {
+  /**
+   * @param {import('./engines/engine.js').RawResponse} res
+   * @param {import('./request.js').Request} request
+   * @param {import('./route.js').Route} route
+   * @param {import('./engines/engine.js').Engine} engine
+   */
+  constructor (res, request, route, engine) {
+    this.raw = res
+    this.request = request
+    this.route = route
+    this.engine = engine
+    this.statusCode = 200
+    /** true once send() was called (or the reply hijacked) */
+    this.sent = false
+    /** @type {Record<string, string | number | string[]> | null} */
+    this._headers = null
+    /** @type {string | null} */
+    this._contentType = null
+    this._done = false
+    this._erroring = false
+    /** @type {unknown} */
+    this._error = null
+    this._aborted = false
+    this._tracked = false
+    this._since = 0
+    this._listening = false
+    this._startTime = route.app.logger === null ? 0 : performance.now()
+    this._wait = 0
+    /** @type {Function[] | null} */
+    this._hooks = null
+    this._hookIndex = 0
+    /** @type {((reply: Reply) => void) | null} */
+    this._next = null
+    /** @type {unknown} */
+    this._payload = undefined
+    this._stage = 0
+    /** @type {import('./body/parsers.js').Parser | null} */
+    this._parser = null
+    /** @type {((value: unknown) => void) | null} */
+    this._onResolve = null
+    /** @type {((err: unknown) => void) | null} */
+    this._onReject = null
+  }
+
+  /** @param {number} statusCode */
+  code (statusCode) {
+    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
+      throw createError('HP_ERR_INVALID_OPTION', 'statusCode', `${statusCode} is not a status code between 100 and 599`)
+    }
+    this.statusCode = statusCode
+    return this
+  }
+
+  /** @param {number} statusCode */
+  status (statusCode) {
+    return this.code(statusCode)
+  }
+
+  /**
+   * @param {string} name
+   * @param {string | number | readonly string[]} value
+   */
+  header (name, value) {
+    const key = name.toLowerCase()
+    if (key === 'content-type') {
+      this._contentType = String(value)
+      return this
+    }
+    const headers = this._headers ?? (this._headers = {})
+    if (key === 'set-cookie' && headers[key] !== undefined) {
+      const prev = headers[key]
+      headers[key] = (Array.isArray(prev) ? prev : [String(prev)]).concat(Array.isArray(value) ? value : [String(value)])
+    } else {
+      headers[key] = /** @type {string | number | string[]} */ (value)
+    }
+    return this
+  }
+
+  /** @param {Record<string, string | number | readonly string[]>} headers */
+  headers (headers) {
+    for (const name of Object.keys(headers)) this.header(name, headers[name])
+    return this
+  }
+
+  /** @param {string} name */
+  getHeader (name) {
+    const key = name.toLowerCase()
+    if (key === 'content-type') return this._contentType ?? undefined
+    return this._headers === null ? undefined : this._headers[key]
+  }
+
+  /** @param {string} name */
+  hasHeader (name) {
+    return this.getHeader(name) !== undefined
+  }
+
+  /** @param {string} name */
+  removeHeader (name) {
+    const key = name.toLowerCase()
+    if (key === 'content-type') this._contentType = null
+    else if (this._headers !== null) delete this._headers[key]
+    return this
+  }
+
+  getHeaders () {
+    /** @type {Record<string, string | number | string[]>} */
+    const out = { ...this._headers }
+    if (this._contentType !== null) out['content-type'] = this._contentType
+    return out
+  }
+
+  /** @param {string} contentType */
+  type (contentType) {
+    this._contentType = contentType
+    return this
+  }
+
+  /** @param {unknown} [payload] */
+  send (payload) {
+    sendPayload(this, payload)
+    return this
+  }
+
+  /**
+   * redirect(url, [code]) or redirect(code, url); 302 by default.
+   * @param {string | number} a
+   * @param {string | number} [b]
+   */
+  redirect (a, b) {
+    const url = typeof a === 'string' ? a : /** @type {string} */ (b)
+    const code = typeof a === 'number' ? a : typeof b === 'number' ? b : 302
+    this.code(code)
+    this.header('location', url)
+    return this.send(null)
+  }
+
+  /**
+   * Takes the response out of hotpath's hands; user code writes to
+   * `reply.raw` (or the socket) itself.
+   */
+  hijack () {
+    if (!this._done) {
+      this._done = true
+      this.sent = true
+      if (this._tracked) this.route.app.untrack(this)
+      this.engine.hijack(this.raw)
+    }
+    return this
+  }
+
+  /** ms since the request started (0 when logging is off and nothing asked earlier). */
+  get elapsedTime () {
+    return this._startTime === 0 ? 0 : performance.now() - this._startTime
+  }
+}

@@ -1,0 +1,146 @@
+// The request object handed to hooks and handlers. Every field is assigned
+// in the constructor, in one order, so all requests share one hidden class;
+// anything that costs work (query, ip, hostname, id, log, signal) is
+// computed on first read.
+import { parseQuery } from './body/urlencoded.js'
+import { ensureFinishListener } from './finish.js'
+import { proxyAddress } from './proxy.js'
+import { NOOP_LOGGER } from './logger.js'
+
+export class Request {
+  /**
+   * @param {import('./engines/engine.js').RawRequest} raw
+   * @param {Record<string, string>} params
+   * @param {import('./route.js').Route} route
+   */
+  constructor (raw, params, route) {
+    this.raw = raw
+    this.params = params
+    /** @type {unknown} */
+    this.body = undefined
+    this.headers = raw.headers
+    this.method = raw.method
+    this.url = raw.url
+    /** @type {import('./route.js').Route} */
+    this.route = route
+    /** @type {import('./reply.js').Reply} */
+    this.reply = /** @type {any} */ (null)
+    /** @type {string | undefined} */
+    this._id = undefined
+    /** @type {Record<string, string | string[]> | undefined} */
+    this._query = undefined
+    /** @type {import('pino').Logger | undefined} */
+    this._log = undefined
+    /** @type {AbortController | undefined} */
+    this._controller = undefined
+  }
+
+  /** The path without the query string. */
+  get path () {
+    const url = this.url
+    const q = url.indexOf('?')
+    return q === -1 ? url : url.slice(0, q)
+  }
+
+  /** The query string after '?', '' when there is none. */
+  get querystring () {
+    const url = this.url
+    const q = url.indexOf('?')
+    return q === -1 ? '' : url.slice(q + 1)
+  }
+
+  get query () {
+    if (this._query === undefined) this._query = parseQuery(this.querystring)
+    return this._query
+  }
+
+  set query (value) {
+    this._query = value
+  }
+
+  get id () {
+    if (this._id === undefined) this._id = this.route.app.genReqId(this.raw)
+    return this._id
+  }
+
+  set id (value) {
+    this._id = value
+  }
+
+  get log () {
+    if (this._log === undefined) {
+      const logger = this.route.app.logger
+      this._log = logger === null ? NOOP_LOGGER : logger.child({ reqId: this.id })
+    }
+    return this._log
+  }
+
+  set log (value) {
+    this._log = value
+  }
+
+  /** The client address, honouring trustProxy. */
+  get ip () {
+    const app = this.route.app
+    const socketAddress = this.reply.engine.remoteAddress(this.raw)
+    if (app.trustProxy === null) return socketAddress
+    return proxyAddress(socketAddress, this.headers['x-forwarded-for'], app.trustProxy)
+  }
+
+  /** Every address in the forwarding chain, client first (trustProxy-aware). */
+  get ips () {
+    const socketAddress = this.reply.engine.remoteAddress(this.raw)
+    const xff = this.headers['x-forwarded-for']
+    const list = typeof xff === 'string' ? xff.split(',').map((s) => s.trim()).reverse() : []
+    return [socketAddress, ...list]
+  }
+
+  /** The host the client asked for, without the port, honouring trustProxy. */
+  get hostname () {
+    let host = this.headers.host
+    const app = this.route.app
+    if (app.trustProxy !== null) {
+      const fwd = this.headers['x-forwarded-host']
+      if (typeof fwd === 'string' && isTrustedPeer(this)) host = fwd.split(',')[0].trim()
+    }
+    if (typeof host !== 'string' || host === '') return undefined
+    if (host.charCodeAt(0) === 91) { // '[': IPv6 literal
+      const end = host.indexOf(']')
+      return end === -1 ? host : host.slice(0, end + 1)
+    }
+    const colon = host.indexOf(':')
+    return colon === -1 ? host : host.slice(0, colon)
+  }
+
+  get protocol () {
+    if (this.reply.engine.encrypted(this.raw)) return 'https'
+    if (this.route.app.trustProxy !== null && isTrustedPeer(this)) {
+      const proto = this.headers['x-forwarded-proto']
+      if (typeof proto === 'string') return proto.split(',')[0].trim().toLowerCase()
+    }
+    return 'http'
+  }
+
+  /** Aborted when the client goes away or the request times out. */
+  get signal () {
+    let controller = this._controller
+    if (controller === undefined) {
+      controller = this._controller = new AbortController()
+      ensureFinishListener(this.reply)
+    }
+    return controller.signal
+  }
+
+  /** The route's options as declared (url, method, config, schema). */
+  get routeOptions () {
+    return this.route.options
+  }
+}
+
+/** @param {Request} req */
+function isTrustedPeer (req) {
+  const trust = req.route.app.trustProxy
+  if (trust === null) return false
+  const address = req.reply.engine.remoteAddress(req.raw)
+  return trust(address ?? '', 0)
+}

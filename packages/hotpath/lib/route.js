@@ -1,0 +1,109 @@
+// One route's compiled pipeline, built once at ready(): hook arrays
+// flattened from its context chain (null when empty, so an empty stage
+// costs one check), its parser table, validators and serializers, and the
+// Request/Reply classes of its context.
+import { REQUEST_HOOKS } from './hooks.js'
+import { createError } from './errors.js'
+import { pickSerializer } from './schema.js'
+import { defaultErrorHandler } from './error-handling.js'
+
+// Methods whose requests may carry a body hotpath parses (RFC 9110 §9.3:
+// GET and HEAD bodies have no defined semantics and are not parsed).
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'])
+
+export class Route {
+  /**
+   * @param {import('./app.js').Core} app
+   * @param {import('./context.js').Context} context
+   * @param {any} instance   `this` for hooks and handlers
+   * @param {Record<string, any>} options  as declared
+   * @param {string} method
+   * @param {string} url     with the prefix
+   * @param {Function} handler
+   */
+  constructor (app, context, instance, options, method, url, handler) {
+    this.app = app
+    this.context = context
+    this.instance = instance
+    this.options = options
+    this.method = method
+    this.url = url
+    this.handler = handler
+    /** @type {string[]} the router paths this route answers */
+    this.paths = [url]
+    /** @type {Function[] | null} */ this.onRequest = null
+    /** @type {Function[] | null} */ this.preParsing = null
+    /** @type {Function[] | null} */ this.preValidation = null
+    /** @type {Function[] | null} */ this.preHandler = null
+    /** @type {Function[] | null} */ this.preSerialization = null
+    /** @type {Function[] | null} */ this.onSend = null
+    /** @type {Function[] | null} */ this.onResponse = null
+    /** @type {Function[] | null} */ this.onError = null
+    /** @type {Function[] | null} */ this.onTimeout = null
+    /** @type {Function[] | null} */ this.onRequestAbort = null
+    this.parseBody = false
+    /** @type {import('./body/parsers.js').ParserTable} */
+    this.parsers = /** @type {any} */ (null)
+    this.bodyLimit = 0
+    this.hasValidation = false
+    /** @type {import('./schema.js').Validator | null} */ this.validateParams = null
+    /** @type {import('./schema.js').Validator | null} */ this.validateQuery = null
+    /** @type {import('./schema.js').Validator | null} */ this.validateHeaders = null
+    /** @type {import('./schema.js').Validator | null} */ this.validateBody = null
+    /** @type {Map<string, import('./schema.js').SerializeFn> | null} */
+    this.serializers = null
+    /** @type {import('./schema.js').SerializeFn | null} */
+    this.serialize200 = null
+    /** @type {Function} */
+    this.errorHandler = defaultErrorHandler
+    /** @type {typeof import('./request.js').Request} */
+    this.Request = /** @type {any} */ (null)
+    /** @type {typeof import('./reply.js').Reply} */
+    this.Reply = /** @type {any} */ (null)
+    this.trackFinish = false
+  }
+
+  /** Called once at ready(). */
+  compile () {
+    const ctx = this.context
+    const chain = ctx.chain()
+    const opts = this.options
+    const self = /** @type {Record<string, any>} */ (this)
+    for (const name of REQUEST_HOOKS) {
+      /** @type {Function[]} */
+      const list = []
+      for (const c of chain) list.push(...c.hooks[name])
+      const own = opts[name]
+      if (own !== undefined) {
+        for (const fn of Array.isArray(own) ? own : [own]) {
+          if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_HOOK', name, `route ${this.method}:${this.url} has a ${name} that is not a function`)
+          list.push(fn)
+        }
+      }
+      self[name] = list.length === 0 ? null : list
+    }
+    this.errorHandler = ctx.findErrorHandler() ?? defaultErrorHandler
+    this.parsers = ctx.findParsers()
+    this.parseBody = BODY_METHODS.has(this.method)
+    this.bodyLimit = opts.bodyLimit ?? this.app.bodyLimit
+    ctx.buildClasses()
+    this.Request = /** @type {any} */ (ctx.Request)
+    this.Reply = /** @type {any} */ (ctx.Reply)
+
+    const schema = opts.schema
+    if (schema !== undefined && schema !== null) {
+      const compiler = this.app.schemaCompiler()
+      const where = `${this.method}:${this.url}`
+      if (schema.params) this.validateParams = compiler.validator('params', schema.params, where)
+      if (schema.querystring ?? schema.query) this.validateQuery = compiler.validator('querystring', schema.querystring ?? schema.query, where)
+      if (schema.headers) this.validateHeaders = compiler.validator('headers', schema.headers, where)
+      if (schema.body && this.parseBody) this.validateBody = compiler.validator('body', schema.body, where)
+      this.hasValidation = this.validateParams !== null || this.validateQuery !== null || this.validateHeaders !== null || this.validateBody !== null
+      if (schema.response) {
+        this.serializers = compiler.serializers(schema.response, where)
+        this.serialize200 = pickSerializer(this.serializers, 200)
+      }
+    }
+    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || this.app.logger !== null
+  }
+}

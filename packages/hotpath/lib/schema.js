@@ -1,0 +1,125 @@
+// Validators (ajv) and serializers (fast-json-stringify), compiled once per
+// route at ready(). Params, query and headers arrive as strings, so their
+// validator coerces types; the body validator does not.
+import AjvModule from 'ajv'
+import formatsModule from 'ajv-formats'
+import fjsModule from 'fast-json-stringify'
+import { createError } from './errors.js'
+
+const Ajv = /** @type {any} */ (AjvModule).default ?? AjvModule
+const addFormats = /** @type {any} */ (formatsModule).default ?? formatsModule
+const fastJson = /** @type {any} */ (fjsModule).default ?? fjsModule
+
+/**
+ * @typedef {(data: unknown) => boolean} ValidateFn
+ * @typedef {{ validate: ValidateFn & { errors?: any[] | null }, part: string }} Validator
+ * @typedef {(data: unknown) => string} SerializeFn
+ */
+
+export class SchemaCompiler {
+  constructor () {
+    const base = { allErrors: false, useDefaults: true, removeAdditional: true, strict: false }
+    this.coercing = new Ajv({ ...base, coerceTypes: 'array' })
+    this.plain = new Ajv({ ...base, coerceTypes: false })
+    addFormats(this.coercing)
+    addFormats(this.plain)
+  }
+
+  /**
+   * @param {'params' | 'querystring' | 'headers' | 'body'} part
+   * @param {any} schema
+   * @param {string} where  route, for error messages
+   * @returns {Validator}
+   */
+  validator (part, schema, where) {
+    let s = part === 'body' ? schema : objectShorthand(schema)
+    if (part === 'headers') s = lowerCaseHeaders(s)
+    try {
+      const validate = (part === 'body' ? this.plain : this.coercing).compile(s)
+      return { validate, part }
+    } catch (err) {
+      throw createError('HP_ERR_INVALID_SCHEMA', `${where} ${part}`, /** @type {Error} */ (err).message)
+    }
+  }
+
+  /**
+   * @param {Record<string, any>} responses  status / 'Nxx' / 'default' → schema
+   * @param {string} where
+   * @returns {Map<string, SerializeFn>}
+   */
+  serializers (responses, where) {
+    /** @type {Map<string, SerializeFn>} */
+    const map = new Map()
+    for (const key of Object.keys(responses)) {
+      const k = key.toLowerCase()
+      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw createError('HP_ERR_INVALID_SCHEMA', `${where} response`, `'${key}' is not a status code, a class like '2xx', or 'default'`)
+      let schema = responses[key]
+      // { content: { 'application/json': { schema } } } is not supported; a
+      // plain schema is.
+      try {
+        map.set(k, fastJson(schema))
+      } catch (err) {
+        throw createError('HP_ERR_INVALID_SCHEMA', `${where} response ${key}`, /** @type {Error} */ (err).message)
+      }
+    }
+    return map
+  }
+}
+
+/**
+ * Validates `data` in place (coercion and defaults mutate it). Returns null
+ * or the error to answer with, whose message names the failing field.
+ * @param {Validator} v
+ * @param {unknown} data
+ */
+export function runValidator (v, data) {
+  if (v.validate(data)) return null
+  const errors = v.validate.errors ?? []
+  const first = errors[0]
+  const path = first ? first.instancePath : ''
+  const message = `${v.part}${path} ${first ? first.message : 'is invalid'}`
+  const err = createError('HP_ERR_VALIDATION', message)
+  err.details = {
+    validation: errors.map((/** @type {any} */ e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, params: e.params, message: e.message })),
+    validationContext: v.part
+  }
+  return err
+}
+
+/**
+ * `{ id: { type: 'integer' } }` is accepted as shorthand for an object
+ * schema with those properties, as in Fastify.
+ * @param {any} schema
+ */
+function objectShorthand (schema) {
+  if (schema === null || typeof schema !== 'object') return schema
+  if ('type' in schema || 'properties' in schema || '$ref' in schema || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema) return schema
+  const values = Object.values(schema)
+  if (values.length > 0 && values.every((v) => v !== null && typeof v === 'object')) {
+    return { type: 'object', properties: schema }
+  }
+  return schema
+}
+
+/**
+ * Header names arrive in lower case; make the schema match.
+ * @param {any} schema
+ */
+function lowerCaseHeaders (schema) {
+  if (schema === null || typeof schema !== 'object' || schema.properties === undefined) return schema
+  /** @type {Record<string, unknown>} */
+  const properties = {}
+  for (const [k, v] of Object.entries(schema.properties)) properties[k.toLowerCase()] = v
+  const out = { ...schema, properties }
+  if (Array.isArray(schema.required)) out.required = schema.required.map((/** @type {string} */ r) => r.toLowerCase())
+  return out
+}
+
+/**
+ * The serializer for a status: exact code, then its class, then default.
+ * @param {Map<string, SerializeFn>} map
+ * @param {number} status
+ */
+export function pickSerializer (map, status) {
+  return map.get(String(status)) ?? map.get(`${Math.floor(status / 100)}xx`) ?? map.get('default') ?? null
+}
