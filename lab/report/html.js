@@ -44,7 +44,7 @@ export function barChart (rows, { width = 720 } = {}) {
 
 /** x position of a percentile on a "nines" scale: 0, 90, 99, 99.9 … equally spaced. */
 export function ninesX (p) {
-  return p >= 100 ? 5 : -Math.log10(1 - p / 100)
+  return p >= 100 ? 5 : p <= 0 ? 0 : -Math.log10(1 - p / 100)
 }
 
 /** Latency percentile curves, one line per target, log-scaled latency. */

@@ -2,6 +2,7 @@
 // schemas everywhere, body schema for json-post, hooks that return values or
 // promises (no done callbacks).
 
+import http from 'node:http'
 import hotpath from 'hotpath'
 import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready } from './common.js'
 
@@ -36,4 +37,10 @@ switch (kind) {
 }
 
 await app.listen({ port, host })
+// Figures labelled "wire" must come from the wire engine: refuse to run if the
+// engine asked for is not the one serving (node's server is an http.Server).
+if ((app.server instanceof http.Server) !== (engine === 'node')) {
+  console.error(`Error: engine "${engine}" was asked for, but app.server is a ${app.server?.constructor?.name}`)
+  process.exit(1)
+}
 ready(`hotpath-${engine}`)

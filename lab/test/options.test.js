@@ -1,0 +1,93 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { parseOptions, UsageError } from '../runner/options.js'
+import { targetIds } from '../targets/index.js'
+
+test('no options: the default profile', () => {
+  const o = parseOptions([])
+  assert.equal(o.mode, 'run')
+  assert.equal(o.profile, 'default')
+  assert.deepEqual(o.targets, targetIds)
+  assert.deepEqual(o.scenarios, ['hello', 'params', 'json-post', 'delay-1ms'])
+  assert.equal(o.rounds, 3)
+  assert.equal(o.connections, 100)
+  assert.equal(o.loader, 'autocannon')
+  assert.equal(o.pin, 'auto')
+  assert.equal(o.pipelining, null)
+  assert.equal(o.node, null)
+})
+
+test('explicit options override the profile; lists are deduplicated; groups expand', () => {
+  const o = parseOptions(['--profile', 'core', '--targets', 'fastify,hotpath,fastify', '--scenarios', 'hello', '--rounds', '7', '--duration', '4', '--warmup', '0', '--connections', '50', '--pipelining', '4', '--loader', 'wrk', '--out', '/tmp/x', '--no-html'])
+  assert.deepEqual(o.targets, ['fastify', 'hotpath-node', 'hotpath-wire'])
+  assert.deepEqual(o.scenarios, ['hello'])
+  assert.equal(o.rounds, 7)
+  assert.equal(o.duration, 4)
+  assert.equal(o.warmup, 0)
+  assert.equal(o.connections, 50)
+  assert.equal(o.pipelining, 4)
+  assert.equal(o.loader, 'wrk')
+  assert.equal(o.out, '/tmp/x')
+  assert.equal(o.html, false)
+  assert.equal(o.goals.length, 6, 'the core profile keeps its goals')
+})
+
+test('profiles set their own targets, scenarios and method', () => {
+  const core = parseOptions(['--profile', 'core'])
+  assert.deepEqual(core.targets, ['node-http', 'hotpath-node', 'fastify'])
+  assert.deepEqual(core.scenarios, ['hello', 'params', 'json-post', 'delay-1ms', 'hooks'])
+  assert.equal(core.rounds, 5)
+  const wire = parseOptions(['--profile', 'wire'])
+  assert.ok(wire.targets.includes('hotpath-wire'))
+  assert.deepEqual(wire.scenarios, ['hello', 'pipelined', 'json-post', 'params', 'delay-1ms'])
+})
+
+test('--node, --pin, --no-pin', () => {
+  assert.deepEqual(parseOptions(['--node', '20, v22,24']).node, ['20', '22', '24'])
+  assert.deepEqual(parseOptions(['--pin', '2:5']).pin, { server: 2, loader: 5 })
+  assert.equal(parseOptions(['--no-pin']).pin, null)
+})
+
+test('--cmd measures a custom server on --url', () => {
+  const o = parseOptions(['--cmd', 'node server.js', '--url', '/health'])
+  assert.equal(o.cmd, 'node server.js')
+  assert.equal(o.url, '/health')
+  assert.deepEqual(o.targets, ['custom'])
+  assert.deepEqual(o.scenarios, ['custom'])
+  assert.equal(parseOptions(['--cmd', 'node s.js']).url, '/')
+})
+
+test('--compare takes exactly two files', () => {
+  const o = parseOptions(['--compare', 'a.json', 'b.json'])
+  assert.equal(o.mode, 'compare')
+  assert.deepEqual(o.files, ['a.json', 'b.json'])
+  assert.throws(() => parseOptions(['--compare', 'a.json']), /two results files/)
+})
+
+test('help and list', () => {
+  assert.equal(parseOptions(['--help']).mode, 'help')
+  assert.equal(parseOptions(['-h']).mode, 'help')
+  assert.equal(parseOptions(['--list']).mode, 'list')
+})
+
+test('bad options are usage errors that say what is wrong', () => {
+  const bad = [
+    [['--targets', 'nope'], /unknown target "nope"/],
+    [['--scenarios', 'hello,zzz'], /unknown scenario "zzz"/],
+    [['--targets', ','], /--targets is empty/],
+    [['--duration', '1.5'], /--duration must be a whole number/],
+    [['--rounds', '0'], /--rounds must be a whole number from 1/],
+    [['--connections', 'many'], /--connections/],
+    [['--loader', 'ab'], /--loader must be autocannon or wrk/],
+    [['--node', '22.1'], /--node takes Node major versions/],
+    [['--pin', '1:1'], /two different CPU numbers/],
+    [['--pin', '0:1', '--no-pin'], /contradict/],
+    [['--url', '/x'], /--url goes with --cmd/],
+    [['--cmd', 'node s.js', '--url', 'x'], /must start with "\/"/],
+    [['--cmd', 'node s.js', '--targets', 'fastify'], /leave out --targets/],
+    [['--profile', 'fast'], /unknown profile "fast"/],
+    [['--bogus'], /bogus/],
+    [['stray'], /unexpected argument "stray"/]
+  ]
+  for (const [argv, re] of bad) assert.throws(() => parseOptions(argv), (err) => err instanceof UsageError && re.test(err.message), argv.join(' '))
+})

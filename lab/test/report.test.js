@@ -1,0 +1,89 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fakeResults } from './fixture.js'
+import { renderCsv, csvField, CSV_COLUMNS } from '../report/csv.js'
+import { renderTable, renderProblems } from '../report/table.js'
+import { renderHtml, escapeHtml, ninesX } from '../report/html.js'
+import { compareRuns, renderComparison } from '../report/compare.js'
+import { evaluateGoals, renderGoals } from '../report/goals.js'
+import { baseName } from '../runner/output.js'
+
+test('csvField quotes what RFC 4180 requires', () => {
+  assert.equal(csvField('plain'), 'plain')
+  assert.equal(csvField('a,b'), '"a,b"')
+  assert.equal(csvField('say "hi"'), '"say ""hi"""')
+  assert.equal(csvField('two\nlines'), '"two\nlines"')
+  assert.equal(csvField(null), '')
+  assert.equal(csvField(undefined), '')
+  assert.equal(csvField(1.23456), '1.235')
+})
+
+test('CSV: a header and one row per target × scenario × round', () => {
+  const csv = renderCsv(fakeResults())
+  const lines = csv.trimEnd().split('\r\n')
+  assert.equal(lines.length, 1 + 6)
+  assert.deepEqual(lines[0].split(','), CSV_COLUMNS)
+  const first = lines[1].split(',')
+  assert.equal(first.length, CSV_COLUMNS.length)
+  assert.equal(first[CSV_COLUMNS.indexOf('target')], 'node-http')
+  assert.equal(first[CSV_COLUMNS.indexOf('round')], '1')
+  assert.equal(first[CSV_COLUMNS.indexOf('rps')], '30000')
+})
+
+test('terminal table: medians, ratio to node:http, targets not timed listed', () => {
+  const r = fakeResults()
+  const table = renderTable(r)
+  assert.match(table, /node-http\s+31,000\s+30,000–32,000\s+1\.00×/)
+  assert.match(table, /fastify\s+29,000\s+28,000–30,500\s+0\.94×/)
+  assert.match(table, /express\s+failed conformance/)
+  assert.match(renderProblems(r), /hello · express: failed conformance — status 500/)
+})
+
+test('HTML: self-contained, one bar chart and one latency chart per scenario, text escaped', () => {
+  const html = renderHtml(fakeResults({ labels: {} , rps: { 'node-http': [1, 2, 3], '<script>alert(1)</script>': [1, 1, 1] } }))
+  assert.match(html, /^<!doctype html>/)
+  assert.equal(html.match(/<svg [^>]*class="bars"/g).length, 1)
+  assert.equal(html.match(/<svg [^>]*class="curves"/g).length, 1)
+  assert.ok(!html.includes('<script>'), 'labels are escaped')
+  assert.ok(html.includes('&lt;script&gt;'))
+  assert.ok(!/\s(src|href)="?https?:/i.test(html), 'no external resources')
+  assert.ok(!/<script/i.test(html), 'no scripts')
+  assert.match(html, /failed conformance — status 500/)
+  assert.equal(escapeHtml('a&"\'<>'), 'a&amp;&quot;&#39;&lt;&gt;')
+})
+
+test('latency x axis: each nine is one step', () => {
+  assert.equal(ninesX(0), 0)
+  assert.ok(Math.abs(ninesX(90) - 1) < 1e-9)
+  assert.ok(Math.abs(ninesX(99) - 2) < 1e-9)
+  assert.ok(Math.abs(ninesX(99.9) - 3) < 1e-9)
+})
+
+test('goals: ratio of medians against the goal', () => {
+  const v = evaluateGoals(fakeResults())
+  assert.equal(v.length, 1)
+  assert.ok(Math.abs(v[0].value - 29000 / 31000) < 1e-9)
+  assert.equal(v[0].met, false)
+  assert.match(renderGoals(v), /MISS {2}hello: fastify req\/s \/ node-http = 0\.94× \(goal ≥ 0\.97, test\)/)
+  const unmeasured = evaluateGoals({ ...fakeResults(), goals: [{ scenario: 'hello', target: 'express', vs: 'node-http', metric: 'rps', ratio: 1, source: 't' }] })
+  assert.equal(unmeasured[0].met, null)
+  assert.match(renderGoals(unmeasured), /express not timed/)
+})
+
+test('compare: a change is called only outside both noise bands', () => {
+  const a = fakeResults()
+  const faster = fakeResults({ rps: { 'node-http': [40000, 41000, 42000], fastify: [29000, 30000, 31000] } })
+  const rows = compareRuns(a, faster)
+  const byTarget = Object.fromEntries(rows.map((r) => [r.target, r]))
+  assert.equal(byTarget['node-http'].verdict, 'faster')
+  assert.ok(Math.abs(byTarget['node-http'].change - (41000 / 31000 - 1)) < 1e-9)
+  assert.equal(byTarget.fastify.verdict, 'within noise')
+  assert.equal(compareRuns(faster, a).find((r) => r.target === 'node-http').verdict, 'slower')
+  assert.ok(!rows.some((r) => r.target === 'express'), 'a target not timed is not compared')
+  const text = renderComparison(rows, a, faster)
+  assert.match(text, /node-http\s+31,000 ±3\.2%\s+41,000 ±2\.4%\s+\+32\.3 %\s+faster/)
+})
+
+test('results file name: date, node version, host', () => {
+  assert.equal(baseName(fakeResults()), '2026-11-22T04-00-00Z-node20.20.2-box')
+})
