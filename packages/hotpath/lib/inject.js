@@ -117,10 +117,12 @@ function createInjectEngine () {
       return r.stream
     },
     write (res, statusCode, headers, body) {
+      checkHeaders(headers)
       const b = body === null ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body) : body
       ;/** @type {InjectResponse} */ (res).finish(statusCode, headers, b)
     },
     writeStream (res, statusCode, headers, stream, done) {
+      checkHeaders(headers)
       const r = /** @type {InjectResponse} */ (res)
       /** @type {Buffer[]} */
       const chunks = []
@@ -158,6 +160,20 @@ function createInjectEngine () {
       return [compatRequest(/** @type {InjectRequest} */ (raw)), compatResponse(/** @type {InjectResponse} */ (res))]
     },
     isClosing () { return false }
+  }
+}
+
+// The same rule node:http enforces (RFC 9110 §5.5): a header value with
+// CR, LF or NUL would let a response split; refuse it as a socket would.
+const INVALID_VALUE = /[\r\n\0]/
+
+/** @param {Record<string, any>} headers */
+function checkHeaders (headers) {
+  for (const name of Object.keys(headers)) {
+    const v = headers[name]
+    for (const item of Array.isArray(v) ? v : [v]) {
+      if (INVALID_VALUE.test(String(item))) throw new TypeError(`Invalid character in header content ["${name}"]`)
+    }
   }
 }
 

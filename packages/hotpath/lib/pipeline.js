@@ -198,9 +198,29 @@ function readBody (reply) {
   const limit = parser.bodyLimit ?? route.bodyLimit
   reply.engine.readBody(raw, limit, (err, body) => {
     if (reply._done) return
-    if (err) handleError(reply, err)
+    if (err) bodyError(reply, err, limit)
     else runParser(reply, /** @type {Buffer} */ (body))
   })
+}
+
+/**
+ * Engines report body errors with a code from the table; answer with the
+ * core's own error for it. The unread rest of an over-limit body is never
+ * read: the connection closes after the answer.
+ * @param {import('./reply.js').Reply} reply
+ * @param {any} err
+ * @param {number} limit
+ */
+function bodyError (reply, err, limit) {
+  const code = err?.code
+  if (code === 'HP_ERR_BODY_TOO_LARGE') {
+    reply.header('connection', 'close')
+    handleError(reply, createError(code, limit))
+  } else if (code === 'HP_ERR_REQUEST_ABORTED') {
+    handleError(reply, createError(code))
+  } else {
+    handleError(reply, err)
+  }
 }
 
 /**
@@ -215,9 +235,10 @@ function readParsedStream (reply) {
     runParser(reply, EMPTY)
     return
   }
-  readStream(stream, parser.bodyLimit ?? reply.route.bodyLimit, (err, body) => {
+  const limit = parser.bodyLimit ?? reply.route.bodyLimit
+  readStream(stream, limit, (err, body) => {
     if (reply._done) return
-    if (err) handleError(reply, err)
+    if (err) bodyError(reply, err, limit)
     else runParser(reply, /** @type {Buffer} */ (body))
   })
 }

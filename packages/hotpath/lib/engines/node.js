@@ -8,7 +8,6 @@ import { pipeline } from 'node:stream'
 import { createError } from '../errors.js'
 
 const kOnFinish = Symbol('hotpath.onFinish')
-const kCloseAfter = Symbol('hotpath.closeAfter')
 
 /**
  * @param {import('./engine.js').EngineOptions} options
@@ -122,7 +121,7 @@ export function createNodeEngine (options) {
     },
     write (res, statusCode, headers, body) {
       const r = /** @type {http.ServerResponse} */ (res)
-      if (closing || /** @type {any} */ (r)[kCloseAfter] === true) headers.connection = 'close'
+      if (closing) headers.connection = 'close'
       if (body !== null && headers['content-length'] === undefined) {
         headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
       }
@@ -133,7 +132,7 @@ export function createNodeEngine (options) {
     },
     writeStream (res, statusCode, headers, stream, done) {
       const r = /** @type {http.ServerResponse} */ (res)
-      if (closing || /** @type {any} */ (r)[kCloseAfter] === true) headers.connection = 'close'
+      if (closing) headers.connection = 'close'
       new StreamWriter(r, statusCode, headers, stream, done)
     },
     headersSent (res) {
@@ -174,14 +173,12 @@ function abortError () {
 }
 
 /**
- * Stops reading an over-limit body: the response will carry
- * Connection: close and the socket ends after it, so the rest of the body is
- * never read into memory.
+ * Stops reading an over-limit body. The core answers 413 with
+ * Connection: close, so node:http ends the socket after the response and
+ * the rest of the body is never read into memory.
  * @param {http.IncomingMessage} req
  */
 function stopReading (req) {
-  const res = /** @type {any} */ (req).res
-  if (res) res[kCloseAfter] = true
   req.pause()
 }
 
