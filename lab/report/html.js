@@ -114,7 +114,7 @@ ${others.length ? `<ul class="problems">${others.join('')}</ul>` : ''}
 <style>
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1000px;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1em;margin:1.2em 0 .3em}
-table{border-collapse:collapse;margin:.8em 0;font-variant-numeric:tabular-nums}td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right}td:first-child,th:first-child{text-align:left}
+table{border-collapse:collapse;margin:.8em 0;font-variant-numeric:tabular-nums}td,th{padding:3px 8px;white-space:nowrap;border-bottom:1px solid #eee;text-align:right}td:first-child,th:first-child{text-align:left}
 svg text{font-size:12px;fill:#222}svg .axis{fill:#666;font-size:11px}.note{color:#666}.problems{color:#a33}
 tr.met td:nth-child(6){color:#2a7}tr.missed td:nth-child(6){color:#c33}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{color:#666}
 </style></head><body>

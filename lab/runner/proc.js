@@ -20,7 +20,9 @@ export function cpuSeconds (pid, text) {
     // the command name (field 2) may hold spaces: fields start after the last ')'
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const ticks = (i) => Number(f[i - 3]) // field i (1-based) of the full line
-    return { self: (ticks(14) + ticks(15)) / ticksPerSecond, children: (ticks(16) + ticks(17)) / ticksPerSecond }
+    const self = (ticks(14) + ticks(15)) / ticksPerSecond
+    const children = (ticks(16) + ticks(17)) / ticksPerSecond
+    return Number.isFinite(self) && Number.isFinite(children) ? { self, children } : null
   } catch { return null }
 }
 

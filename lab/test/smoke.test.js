@@ -1,0 +1,49 @@
+// End to end: the CLI runs one target × one scenario for one second, and
+// writes JSON, CSV and HTML. Checks behaviour only, never the figures.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { main } from '../runner/cli.js'
+
+test('smoke: node-http × hello for 1 s through the whole pipeline', { timeout: 60000 }, async (t) => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-smoke-'))
+  t.after(() => fs.rmSync(out, { recursive: true, force: true }))
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let text = ''
+  stdout.on('data', (d) => { text += d })
+  stderr.resume()
+  const { code, results, files } = await main(['--targets', 'node-http', '--scenarios', 'hello', '--duration', '1', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out], { stdout, stderr })
+  assert.equal(code, 0)
+  assert.deepEqual(results.status.map((s) => [s.target, s.state]), [['node-http', 'timed']])
+  assert.equal(results.samples.length, 1)
+  const s = results.samples[0]
+  assert.ok(s.requests > 0, 'requests were answered')
+  assert.equal(s.errors + s.timeouts + s.non2xx, 0)
+  assert.ok(s.latency[50] > 0 && s.latency[99] >= s.latency[50])
+  if (fs.existsSync('/proc/self/stat')) {
+    assert.ok(s.cpuUsPerReq > 0, 'CPU time per request from /proc')
+    assert.ok(s.rss > 0, 'peak RSS from /proc')
+  }
+  assert.ok(s.gcMs !== null, 'GC time reported by the probe in the server')
+  const json = JSON.parse(fs.readFileSync(files.json, 'utf8'))
+  assert.equal(json.samples.length, 1)
+  assert.equal(json.env.loader.name, 'autocannon')
+  assert.match(path.basename(files.json), /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-node\d+\.\d+\.\d+-.+\.json$/)
+  assert.equal(fs.readFileSync(files.csv, 'utf8').trimEnd().split('\r\n').length, 2)
+  assert.match(fs.readFileSync(files.html, 'utf8'), /<svg [^>]*class="bars"/)
+  assert.match(text, /node-http\s+[\d,]+\s+[\d,]+–[\d,]+\s+1\.00×/)
+})
+
+test('a usage error exits 2 with a message and runs nothing', async () => {
+  const stderr = new PassThrough()
+  let err = ''
+  stderr.on('data', (d) => { err += d })
+  const { code } = await main(['--rounds', 'x'], { stdout: new PassThrough(), stderr })
+  assert.equal(code, 2)
+  assert.match(err, /--rounds must be a whole number/)
+})
