@@ -725,6 +725,24 @@ export class Connection {
     this.destroy()
   }
 
+  /**
+   * The client finished sending. What it sent completely is answered; a
+   * body cut short can never complete, so its request is aborted now
+   * rather than at requestTimeout.
+   */
+  onEnd () {
+    this.closing = true
+    this.stopped = true
+    this.discard = true
+    if (this.ended) return this.destroy()
+    const req = this.current
+    if (req !== null && !req.complete) {
+      this.current = null
+      this.abortBody(req)
+    }
+    if (this.queue.length === 0 && this.streaming === null) this.shutdown()
+  }
+
   /** The socket closed: everything still in flight is aborted, once. */
   onClose () {
     if (this.detached) return

@@ -268,9 +268,7 @@ function onClose () { /** @type {any} */ (this)[kConn].onClose() }
 function onEnd () {
   // the client finished sending; what it sent is answered, then we close
   const conn = /** @type {Connection} */ (/** @type {any} */ (this)[kConn])
-  conn.closing = true
-  if (conn.ended) conn.destroy()
-  else if (conn.idle) conn.shutdown()
+  conn.onEnd()
 }
 
 /**

@@ -1,0 +1,93 @@
+// Every rejection of issue 4 / DESIGN.md §6 over a raw socket: the right
+// status with a JSON body saying why, Connection: close, the connection
+// closed, no handler run, and nothing smuggled behind it ever runs.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { serve, echo, exchange, responses } from './util.js'
+
+const H = 'Host: example.com\r\n'
+const SMUGGLED = 'GET /smuggled HTTP/1.1\r\n' + H + '\r\n'
+
+/** @type {[string, string, number][]} */
+const CASES = [
+  ['Content-Length and Transfer-Encoding', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+  ['Transfer-Encoding and Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\r\nContent-Length: 6\r\n\r\n0\r\n\r\n', 400],
+  ['duplicate equal Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: 1\r\nContent-Length: 1\r\n\r\na', 400],
+  ['differing Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: 1\r\nContent-Length: 2\r\n\r\naa', 400],
+  ['non-numeric Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: abc\r\n\r\n', 400],
+  ['signed Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: +1\r\n\r\na', 400],
+  ['negative Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: -1\r\n\r\n', 400],
+  ['overflowing Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: 184467440737095516160\r\n\r\n', 400],
+  ['final coding not chunked', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked, identity\r\n\r\n', 400],
+  ['unknown transfer coding', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: gzip\r\n\r\n', 400],
+  ['obs-fold', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\r\n  b\r\n\r\n', 400],
+  ['space before colon', 'GET / HTTP/1.1\r\n' + H + 'X-A : a\r\n\r\n', 400],
+  ['bare CR in a header value', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\rb\r\n\r\n', 400],
+  ['bare LF line endings', 'GET / HTTP/1.1\nHost: a\n\n', 400],
+  ['bare LF inside the head', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\nX-B: b\r\n\r\n', 400],
+  ['NUL in a header value', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\0b\r\n\r\n', 400],
+  ['control character in a header value', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\x1bb\r\n\r\n', 400],
+  ['control character in a header name', 'GET / HTTP/1.1\r\n' + H + 'X-\x01: a\r\n\r\n', 400],
+  ['invalid method', 'G(T / HTTP/1.1\r\n' + H + '\r\n', 400],
+  ['unknown method', 'BREW / HTTP/1.1\r\n' + H + '\r\n', 400],
+  ['space in the request-target', 'GET /a b HTTP/1.1\r\n' + H + '\r\n', 400],
+  ['NUL in the request-target', 'GET /a\0 HTTP/1.1\r\n' + H + '\r\n', 400],
+  ['byte >= 0x80 in the request-target', 'GET /\xe9 HTTP/1.1\r\n' + H + '\r\n', 400],
+  ['missing Host on HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', 400],
+  ['two Host fields', 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400],
+  ['malformed chunk size', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\r\n\r\nxyz\r\n', 400],
+  ['chunk size overflow', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\r\n\r\n10000000000000000\r\n', 400],
+  ['malformed chunk extension', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\r\n\r\n1;a=\x01\r\na\r\n0\r\n\r\n', 400],
+  ['chunk extension too long', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\r\n\r\n1;' + 'a'.repeat(5000) + '\r\na\r\n0\r\n\r\n', 400],
+  ['chunk data not followed by CRLF', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\r\n\r\n1\r\nab\r\n0\r\n\r\n', 400],
+  ['unsupported HTTP version', 'GET / HTTP/2.0\r\n' + H + '\r\n', 505],
+  ['garbage version', 'GET / HTTX/1.1\r\n' + H + '\r\n', 400],
+  ['headers over 16 KiB', 'GET / HTTP/1.1\r\n' + H + 'X-Big: ' + 'a'.repeat(17 * 1024) + '\r\n\r\n', 431],
+  ['too many header fields', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\r\n'.repeat(120) + '\r\n', 431],
+  ['URL too long', 'GET /' + 'a'.repeat(9000) + ' HTTP/1.1\r\n' + H + '\r\n', 414],
+  ['unsupported expectation', 'POST / HTTP/1.1\r\n' + H + 'Expect: teapot\r\nContent-Length: 1\r\n\r\na', 417]
+]
+
+/** @type {Awaited<ReturnType<typeof serve>>} */
+let server
+before(async () => { server = await serve({}, echo) })
+after(() => server.close())
+
+for (const [name, raw, status] of CASES) {
+  test(`${name} → ${status}, closed, no handler, nothing smuggled`, async () => {
+    const before = server.calls.count
+    const { text } = await exchange(server.port, raw + SMUGGLED)
+    const rs = responses(text)
+    // a chunked request whose body breaks has already reached its handler,
+    // which then sees an aborted body; nothing behind it ever runs
+    const bodyStage = /chunk/.test(name)
+    assert.equal(rs.length, bodyStage ? rs.length : 1, text)
+    const last = rs[rs.length - 1]
+    assert.equal(last.status, bodyStage ? last.status : status, text)
+    assert.ok(rs.every(r => r.status === status || (bodyStage && r.status === 400)), text)
+    assert.match(last.head, /\r\nConnection: close/i)
+    if (!bodyStage) {
+      const body = JSON.parse(last.body)
+      assert.equal(body.statusCode, status)
+      assert.equal(typeof body.message, 'string')
+      assert.match(body.code, /^HP_ERR_/)
+      assert.equal(server.calls.count, before, 'no handler ran')
+    }
+    assert.ok(!server.calls.urls.includes('/smuggled'), 'the smuggled request never ran')
+  })
+}
+
+test('request split at every byte still rejected the same way', async () => {
+  const raw = 'POST / HTTP/1.1\r\n' + H + 'Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' + SMUGGLED
+  const { text } = await exchange(server.port, raw.split(''), { gap: 0 })
+  assert.equal(responses(text)[0].status, 400)
+  assert.ok(!server.calls.urls.includes('/smuggled'))
+})
+
+test('CL.TE smuggling attempt: the hidden request never runs', async () => {
+  const raw = 'POST /a HTTP/1.1\r\n' + H + 'Content-Length: 4\r\nTransfer-Encoding : chunked\r\n\r\n1\r\nZ\r\n0\r\n\r\n' + SMUGGLED
+  const { text } = await exchange(server.port, raw)
+  assert.equal(responses(text)[0].status, 400)
+  assert.ok(!server.calls.urls.includes('/smuggled'))
+})
