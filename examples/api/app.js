@@ -73,9 +73,11 @@ function errorHandler (err, req, reply) {
     reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Something went wrong', code: 'INTERNAL' })
     return
   }
-  const known = err instanceof HttpError ? err : new HttpError(status, err.message, { code: err.code })
-  /** @type {Record<string, unknown>} */
-  const body = { statusCode: known.statusCode, error: known.error, message: known.message, code: known.code }
-  if (err.validation !== undefined) body.validation = err.validation
+  // Only an HttpError's message (or one marked `expose`) is meant for clients.
+  const exposed = err instanceof HttpError || /** @type {any} */ (err).expose === true
+  const known = err instanceof HttpError ? err : new HttpError(status, exposed ? err.message : undefined, { code: err.code })
+  // `details` carries what a coded error adds to its answer, e.g. the
+  // `validation` list of a failed schema check.
+  const body = { statusCode: known.statusCode, error: known.error, message: known.message, code: known.code, ...known.details }
   reply.code(known.statusCode).send(body)
 }

@@ -8,11 +8,11 @@
 //     interface HotpathRequest { user?: User }
 //   }
 
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { Server, AddressInfo } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { SecureContextOptions, TlsOptions } from 'node:tls'
-import type { Logger, LoggerOptions } from 'pino'
+import type { DestinationStream, Logger, LoggerOptions } from 'pino'
 
 // ---------------------------------------------------------------------------
 // Route generics
@@ -102,20 +102,36 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   ip: string | undefined
   /** The host the client asked for (trustProxy-aware, computed on first read). */
   hostname: string | undefined
+  /** Every address in the X-Forwarded-For chain, the socket's first. */
+  readonly ips: Array<string | undefined>
+  /** 'https' over TLS; else X-Forwarded-Proto from a trusted proxy, or 'http'. */
+  readonly protocol: string
+  /** The query string after '?', '' when there is none. */
+  readonly querystring: string
   /** A child logger carrying `reqId`, created on first read. */
   log: HotpathLogger
   /** Aborted when the client goes away or the request times out. */
-  signal: AbortSignal
+  readonly signal: AbortSignal
+  /** The options the route was declared with (url with its prefix). */
+  readonly routeOptions: RouteOptions & { prefix: string }
   raw: RawRequest
 }
 
 export interface HotpathReply<G extends RouteGeneric = {}> {
-  /** Sets the status code. */
+  /** The status code to answer with (200 unless set). */
+  statusCode: number
+  /** Sets the status code (100-599; anything else throws HP_ERR_INVALID_OPTION). */
   code(statusCode: number): this
+  /** Same as code(). */
+  status(statusCode: number): this
   /** Sets one response header. */
   header(name: string, value: string | number | readonly string[]): this
   /** Sets several response headers. */
   headers(headers: Record<string, string | number | readonly string[]>): this
+  getHeader(name: string): string | number | string[] | undefined
+  hasHeader(name: string): boolean
+  removeHeader(name: string): this
+  getHeaders(): Record<string, string | number | string[]>
   /** Sets Content-Type. */
   type(contentType: string): this
   /**
@@ -131,6 +147,9 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
   hijack(): this
   /** True once a response was sent (or the reply hijacked). */
   readonly sent: boolean
+  /** ms since the request started (0 when logging is off). */
+  readonly elapsedTime: number
+  readonly request: HotpathRequest<G>
   raw: RawResponse
 }
 
@@ -181,7 +200,8 @@ export type OnErrorHook<G extends RouteGeneric = {}> = (
   error: HotpathError
 ) => unknown
 
-export type OnRouteHook = (this: HotpathInstance, route: RouteOptions) => unknown
+/** Called as each route is declared, with its options (url already prefixed). */
+export type OnRouteHook = (this: HotpathInstance, route: RouteOptions & { prefix: string }) => void
 export type OnRegisterHook = (instance: HotpathInstance, options: Record<string, unknown>) => unknown
 export type AppHook = (this: HotpathInstance, instance: HotpathInstance) => unknown
 export type OnListenHook = (this: HotpathInstance, instance: HotpathInstance) => unknown
@@ -197,9 +217,22 @@ export type HookName = RequestHookName | AppHookName
 /** Errors as the error handler and onError hooks see them. */
 export interface HotpathError extends Error {
   statusCode?: number
+  /** An HP_ERR_* code for hotpath's own errors (docs/errors.md). */
   code?: string
-  /** Set on validation failures (HP_ERR_VALIDATION). */
+  /**
+   * Fields merged into the default JSON answer. On a validation failure
+   * (HP_ERR_VALIDATION): `validation`, the list of issues, and
+   * `validationContext`, the part that failed.
+   */
+  details?: ErrorDetails
+  /** A 4xx error marked `expose` has its message sent to the client. */
+  expose?: boolean
+}
+
+export interface ErrorDetails {
   validation?: ValidationIssue[]
+  validationContext?: 'params' | 'querystring' | 'headers' | 'body'
+  [key: string]: unknown
 }
 
 export interface ValidationIssue {
@@ -249,6 +282,8 @@ type OneOrMany<T> = T | T[]
 
 export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   schema?: RouteSchema
+  /** Free-form data for hooks, read back as `req.routeOptions.config`. */
+  config?: Record<string, unknown>
   /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
   bodyLimit?: number
   onRequest?: OneOrMany<RequestHook<G>>
@@ -311,26 +346,38 @@ export interface ContentTypeParserOptions {
 
 export type ContentTypeParser<Body> = (request: HotpathRequest, body: Body) => unknown
 
+/** A media type ('text/csv'), a list of them, or '*' for every type without a parser. */
+export type ContentTypeName = string | readonly string[]
+
 // ---------------------------------------------------------------------------
 // inject
 
 export interface InjectOptions {
   method?: HTTPMethod | Lowercase<HTTPMethod>
+  /** A path with an optional query, or a full http(s) URL. */
   url?: string
+  /** Same as `url`. */
+  path?: string
   /** Added to `url` as a query string. */
   query?: string | Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>
   headers?: Record<string, string | number | readonly string[]>
   /** An object is sent as JSON (with its content type unless one is set). */
   payload?: string | Buffer | Uint8Array | object
-  /** The client address the request appears to come from. */
+  /** Same as `payload`. */
+  body?: string | Buffer | Uint8Array | object
+  /** The client address the request appears to come from (default '127.0.0.1'). */
   remoteAddress?: string
 }
 
 export interface InjectResponse {
   statusCode: number
-  headers: OutgoingHttpHeaders
+  /** The reason phrase of the status. */
+  statusMessage: string
+  headers: Record<string, string | number | string[]>
   /** The body as UTF-8 text. */
   body: string
+  /** Same as `body`. */
+  payload: string
   /** The body bytes. */
   rawPayload: Buffer
   /** The body parsed as JSON. */
@@ -387,9 +434,13 @@ export interface HotpathInstance {
   ): this & PromiseLike<void>
 
   decorate(name: string, value: unknown): this
+  /** A value, or `{ getter, setter }` for an accessor. */
   decorateRequest(name: string, value: unknown): this
+  /** A value, or `{ getter, setter }` for an accessor. */
   decorateReply(name: string, value: unknown): this
   hasDecorator(name: string): boolean
+  hasRequestDecorator(name: string): boolean
+  hasReplyDecorator(name: string): boolean
 
   use(middleware: Middleware): this
 
@@ -397,15 +448,17 @@ export interface HotpathInstance {
   setNotFoundHandler(handler: NotFoundHandler): this
 
   addContentTypeParser(
-    type: string | readonly string[],
+    type: ContentTypeName,
     options: ContentTypeParserOptions & { parseAs: 'buffer' },
     parser: ContentTypeParser<Buffer>
   ): this
   addContentTypeParser(
-    type: string | readonly string[],
+    type: ContentTypeName,
     options: ContentTypeParserOptions & { parseAs?: 'string' },
     parser: ContentTypeParser<string>
   ): this
+  /** The body as a UTF-8 string, the app's body limit. */
+  addContentTypeParser(type: ContentTypeName, parser: ContentTypeParser<string>): this
 
   inject(options: InjectOptions | string): Promise<InjectResponse>
 
@@ -415,7 +468,7 @@ export interface HotpathInstance {
   close(): Promise<void>
   /** The listening server (http.Server / https.Server, or net.Server / tls.Server on `wire`). */
   readonly server: Server
-  /** The address once listening. */
+  /** The listening address ([] before listen()). */
   addresses(): AddressInfo[]
   readonly log: HotpathLogger
   /** The prefix of this context ('' at the root). */
@@ -426,30 +479,36 @@ export interface HotpathInstance {
 // Options
 
 export interface HotpathOptions {
-  /** false (default): no logging. true: pino at 'info'. Or pino options, or a pino logger. */
-  logger?: boolean | LoggerOptions | HotpathLogger
-  /** Largest request body in bytes (default 1 MiB). */
+  /**
+   * false (default): no logging. true: pino at 'info'. Or pino options (with
+   * an optional `stream` to write to), or a pino logger.
+   */
+  logger?: boolean | (LoggerOptions & { stream?: DestinationStream }) | HotpathLogger
+  /** Largest request body in bytes (default 1 MiB; 413 past it). */
   bodyLimit?: number
   /**
    * Trust X-Forwarded-* headers: true (any hop), a hop count, an address
    * or list of addresses/CIDRs, or a function of (address, hop).
    */
   trustProxy?: boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean)
-  /** ms to receive the request head (408 past it). */
+  /** ms to receive the request head (default 10 000; 408 past it). */
   headersTimeout?: number
-  /** ms to receive the whole request, and to answer it (408/503 past it). */
+  /**
+   * ms to receive the whole request (408 past it), and to answer it (503
+   * HP_ERR_HANDLER_TIMEOUT past it). Default 30 000; 0 turns both off.
+   */
   requestTimeout?: number
-  /** ms an idle keep-alive socket is kept open. */
+  /** ms an idle keep-alive socket is kept open (default 5 000). */
   keepAliveTimeout?: number
-  /** Largest request head in bytes (431 past it). */
+  /** Largest request head in bytes (default 16 KiB; 431 past it). */
   maxHeaderSize?: number
-  /** Longest path parameter in characters (404 past it). */
+  /** Longest path parameter in characters (default 100; longer does not match). */
   maxParamLength?: number
   /** '/Foo' and '/foo' are different routes (default true). */
   caseSensitive?: boolean
   /** '/foo/' matches '/foo' (default false). */
   ignoreTrailingSlash?: boolean
-  /** Request ids; by default a counter. */
+  /** Request ids; by default a per-app counter ('req-1', 'req-2', ...). */
   genReqId?: (raw: RawRequest) => string
   /** TLS options: serves HTTPS. */
   https?: SecureContextOptions & TlsOptions

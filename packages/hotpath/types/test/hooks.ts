@@ -34,7 +34,7 @@ app.addHook<{ Headers: { 'x-tenant': string } }>('onRequest', (req) => {
 
 // App hooks
 app.addHook('onRoute', (route) => {
-  expectTypeOf(route).toBe<RouteOptions>()
+  expectTypeOf(route).toBe<RouteOptions & { prefix: string }>()
   void route.url
 })
 app.addHook('onRegister', (instance, opts) => { void instance.prefix })

@@ -33,3 +33,11 @@ async function run () {
   void s
 }
 void run
+
+async function more () {
+  const r = await app.inject({ path: '/a', body: 'x', remoteAddress: '10.0.0.1' })
+  expectTypeOf(r.statusMessage).toBe<string>()
+  expectTypeOf(r.payload).toBe<string>()
+  expectTypeOf(r.headers['content-length']).toBe<string | number | string[]>()
+}
+void more

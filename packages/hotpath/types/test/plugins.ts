@@ -61,3 +61,22 @@ app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (req, body: string) 
 app.addContentTypeParser('text/csv', { parseAs: 'string' }, (req, body, done) => done(null, body))
 // @ts-expect-error middleware is (req, res, next)
 app.use((a: string) => {})
+
+// The two-argument form parses as a string; '*' catches every other type
+app.addContentTypeParser('text/markdown', (req, body) => {
+  expectTypeOf(body).toBe<string>()
+  return body
+})
+app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body) => body.length)
+expectTypeOf(app.hasRequestDecorator('user')).toBe<boolean>()
+
+// Error handlers see coded errors and their details
+app.setErrorHandler((error, req, reply) => {
+  expectTypeOf(error.code).toBe<string | undefined>()
+  const issues = error.details?.validation ?? []
+  for (const issue of issues) void issue.instancePath
+  if (error.details?.validationContext === 'body') reply.code(422)
+  // @ts-expect-error validationContext is one of the four parts
+  if (error.details?.validationContext === 'cookies') reply.code(422)
+  return { message: error.message }
+})

@@ -69,3 +69,25 @@ function takesRequest (req: HotpathRequest<{ Params: { a: string } }>) {
   return req.params.a
 }
 void takesRequest
+
+// The rest of the reply and request surface
+app.get('/more', (req, reply) => {
+  expectTypeOf(reply.statusCode).toBe<number>()
+  reply.statusCode = 202
+  reply.status(201).removeHeader('x-a')
+  expectTypeOf(reply.getHeader('x-a')).toBe<string | number | string[] | undefined>()
+  expectTypeOf(reply.hasHeader('x-a')).toBe<boolean>()
+  expectTypeOf(reply.getHeaders()).toBe<Record<string, string | number | string[]>>()
+  expectTypeOf(reply.elapsedTime).toBe<number>()
+  expectTypeOf(reply.request).toBe<HotpathRequest>()
+  expectTypeOf(req.routeOptions.url).toBe<string>()
+  expectTypeOf(req.routeOptions.prefix).toBe<string>()
+  expectTypeOf(req.protocol).toBe<string>()
+  expectTypeOf(req.querystring).toBe<string>()
+  const config = req.routeOptions.config
+  void config
+  // @ts-expect-error signal is read-only
+  req.signal = new AbortController().signal
+  // @ts-expect-error statusCode is a number
+  reply.statusCode = '200'
+})
