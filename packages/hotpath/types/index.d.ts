@@ -40,6 +40,11 @@ export type RequestBody<G> = Pick_<G, 'Body', unknown>
 export type RequestHeaders<G> = IncomingHttpHeaders & Pick_<G, 'Headers', {}>
 export type ReplyPayload<G> = Pick_<G, 'Reply', unknown>
 
+/** What reply.send() takes: the declared Reply (or an error, or nothing), else any payload. */
+export type SendPayload<G> = 'Reply' extends keyof G
+  ? ReplyPayload<G> | Error | null | undefined
+  : Payload
+
 // ---------------------------------------------------------------------------
 // Common names
 
@@ -139,7 +144,7 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
    * application/octet-stream, streams are piped, a web Response is copied,
    * null is an empty body. Only the first send counts.
    */
-  send(payload?: ReplyPayload<G> | Payload): this
+  send(payload?: SendPayload<G>): this
   /** Redirects (302 unless a code is given). */
   redirect(url: string, statusCode?: number): this
   redirect(statusCode: number, url: string): this
@@ -156,10 +161,12 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
 // ---------------------------------------------------------------------------
 // Handlers and hooks (a result or a promise of it; no `done` callbacks)
 
-/** What a handler returns: the payload to send, or nothing when it sent. */
+/**
+ * What a handler returns: the payload to send, the reply (it sent, or will
+ * send later), or nothing when it sent. With a declared Reply, only that.
+ */
 export type HandlerResult<G extends RouteGeneric = {}> =
-  | ReplyPayload<G>
-  | Payload
+  | SendPayload<G>
   | HotpathReply<G>
   | void
 

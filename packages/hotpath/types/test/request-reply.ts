@@ -42,6 +42,16 @@ app.get('/hijack', (req, reply) => { reply.hijack() })
 // A reply typed by the route's Reply only accepts that payload
 app.get<{ Reply: { id: number } }>('/typed', (req, reply) => {
   reply.send({ id: 1 })
+  reply.send(new Error('errors are always accepted'))
+  // @ts-expect-error the declared Reply has an `id`
+  reply.send({ name: 'x' })
+})
+app.get<{ Reply: { id: number } }>('/typed-return', async () => ({ id: 1 }))
+// @ts-expect-error a handler returns the declared Reply
+app.get<{ Reply: { id: number } }>('/typed-wrong', async () => ({ id: 'one' }))
+app.get<{ Reply: { id: number } }>('/typed-later', (req, reply) => {
+  setTimeout(() => reply.send({ id: 2 }), 10)
+  return reply
 })
 
 // Abort-aware work
