@@ -20,7 +20,7 @@ export function compareRuns (a, b) {
     if (!sa || sa.state !== 'timed') continue
     const change = sa.rps.median ? sb.rps.median / sa.rps.median - 1 : null
     const overlap = sa.rps.min <= sb.rps.max && sb.rps.min <= sa.rps.max
-    const verdict = change === null ? '?' : overlap ? 'within noise' : change > 0 ? 'faster' : 'slower'
+    const verdict = change === null ? '?' : sa.rps.n < 2 || sb.rps.n < 2 ? 'no noise band (1 round)' : overlap ? 'within noise' : change > 0 ? 'faster' : 'slower'
     rows.push({ scenario: sb.scenario, target: sb.target, node: sb.node, a: sa.rps, b: sb.rps, noiseA: noise(sa.rps), noiseB: noise(sb.rps), change, verdict, p99a: sa.latency[99], p99b: sb.latency[99] })
   }
   return rows
@@ -31,6 +31,7 @@ const pm = (n) => (n == null ? '' : ` ±${((n / 2) * 100).toFixed(1)}%`)
 export function renderComparison (rows, a, b) {
   const head = [`A: ${a.startedAt} node ${a.env.nodes.join(',')} ${a.env.git?.commit?.slice(0, 8) ?? ''} (${a.env.loader.name}, ${a.options.rounds} rounds × ${a.options.duration} s)`,
     `B: ${b.startedAt} node ${b.env.nodes.join(',')} ${b.env.git?.commit?.slice(0, 8) ?? ''} (${b.env.loader.name}, ${b.options.rounds} rounds × ${b.options.duration} s)`]
+  if (a.env.loader.name !== b.env.loader.name) head.push(`warning: A used ${a.env.loader.name}, B used ${b.env.loader.name}: absolute req/s are not comparable`)
   if (a.env.host !== b.env.host || a.env.cpuModel !== b.env.cpuModel) head.push('warning: A and B were measured on different machines; only ratios within each run compare')
   if (rows.length === 0) return `${head.join('\n')}\nno scenario and target was timed in both runs`
   const table = [['scenario', 'target', 'A req/s', 'B req/s', 'change', 'verdict', 'A p99', 'B p99']]

@@ -80,6 +80,8 @@ test('compare: a change is called only outside both noise bands', () => {
   assert.equal(byTarget.fastify.verdict, 'within noise')
   assert.equal(compareRuns(faster, a).find((r) => r.target === 'node-http').verdict, 'slower')
   assert.ok(!rows.some((r) => r.target === 'express'), 'a target not timed is not compared')
+  const single = fakeResults({ rps: { 'node-http': [50000], fastify: [1] } })
+  assert.equal(compareRuns(a, single).find((r) => r.target === 'node-http').verdict, 'no noise band (1 round)')
   const text = renderComparison(rows, a, faster)
   assert.match(text, /node-http\s+31,000 ±3\.2%\s+41,000 ±2\.4%\s+\+32\.3 %\s+faster/)
 })
