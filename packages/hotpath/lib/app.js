@@ -113,13 +113,19 @@ export class Core {
     if (this.requestTimeout === 0) return
     reply._tracked = true
     reply._since = this.tick
-    this.inflight.add(reply)
+    const inflight = this.inflight
+    inflight.add(reply)
+    // While something waits, the sweeper keeps the process alive (inject
+    // has no server to do it); when nothing does, it must not.
+    if (inflight.size === 1 && this.sweeper !== null) this.sweeper.ref()
   }
 
   /** @param {import('./reply.js').Reply} reply */
   untrack (reply) {
     reply._tracked = false
-    this.inflight.delete(reply)
+    const inflight = this.inflight
+    inflight.delete(reply)
+    if (inflight.size === 0 && this.sweeper !== null) this.sweeper.unref()
   }
 
   sweep () {
