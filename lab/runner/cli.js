@@ -50,5 +50,7 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
   const rel = (f) => path.relative(process.cwd(), f) || f
   stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n${files.html ? `         ${rel(files.html)}\n` : ''}`)
   if (results.env.pinning && !results.env.pinning.enabled) stdout.write(`Note: ${results.env.pinning.note}\n`)
+  const busy = Math.max(results.env.loadAverage[0], results.env.loadAverageAfter?.[0] ?? 0)
+  if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} around the run (of ${results.env.cores} CPUs): other work competed with the benchmark, expect noisy figures\n`)
   return { code: 0, results, files }
 }
