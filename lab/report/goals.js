@@ -7,7 +7,9 @@ import { fmtRatio } from './format.js'
 export function evaluateGoals (results) {
   const out = []
   for (const node of results.env.nodes) {
-    for (const g of results.goals || []) {
+    // only goals whose scenario and targets were part of this run
+    const ran = (g) => results.scenarios.some((s) => s.id === g.scenario) && [g.target, g.vs].every((t) => results.targets.some((x) => x.id === t))
+    for (const g of (results.goals || []).filter(ran)) {
       const a = results.summaries.find((s) => s.node === node && s.scenario === g.scenario && s.target === g.target)
       const b = results.summaries.find((s) => s.node === node && s.scenario === g.scenario && s.target === g.vs)
       let value = null

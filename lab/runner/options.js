@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { targetIds, targetGroups } from '../targets/index.js'
 import { scenarioIds } from '../scenarios/index.js'
 import { profiles } from './profiles.js'
+import { wrkVersion } from './loaders/wrk.js'
 
 export const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url))
 
@@ -191,7 +192,7 @@ function defaults (profile) {
     connections: 100,
     pipelining: null,
     node: null,
-    loader: 'autocannon',
+    loader: profile.loader === 'prefer-wrk' ? (wrkVersion() ? 'wrk' : 'autocannon') : 'autocannon',
     pin: 'auto',
     out: DEFAULT_OUT,
     html: true,

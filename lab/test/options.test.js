@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseOptions, UsageError } from '../runner/options.js'
 import { targetIds } from '../targets/index.js'
+import { wrkVersion } from '../runner/loaders/wrk.js'
 
 test('no options: the default profile', () => {
   const o = parseOptions([])
@@ -40,6 +41,8 @@ test('profiles set their own targets, scenarios and method', () => {
   const wire = parseOptions(['--profile', 'wire'])
   assert.ok(wire.targets.includes('hotpath-wire'))
   assert.deepEqual(wire.scenarios, ['hello', 'pipelined', 'json-post', 'params', 'delay-1ms'])
+  assert.equal(wire.loader, wrkVersion() ? 'wrk' : 'autocannon', 'wrk when it is installed')
+  assert.equal(parseOptions(['--profile', 'wire', '--loader', 'autocannon']).loader, 'autocannon')
 })
 
 test('--node, --pin, --no-pin', () => {

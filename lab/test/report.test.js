@@ -68,6 +68,8 @@ test('goals: ratio of medians against the goal', () => {
   const unmeasured = evaluateGoals({ ...fakeResults(), goals: [{ scenario: 'hello', target: 'express', vs: 'node-http', metric: 'rps', ratio: 1, source: 't' }] })
   assert.equal(unmeasured[0].met, null)
   assert.match(renderGoals(unmeasured), /express not timed/)
+  const notRun = evaluateGoals({ ...fakeResults(), goals: [{ scenario: 'params', target: 'fastify', vs: 'node-http', metric: 'rps', ratio: 1, source: 't' }, { scenario: 'hello', target: 'koa', vs: 'node-http', metric: 'rps', ratio: 1, source: 't' }] })
+  assert.deepEqual(notRun, [], 'goals of scenarios or targets outside the run are left out')
 })
 
 test('compare: a change is called only outside both noise bands', () => {
