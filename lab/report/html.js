@@ -7,6 +7,7 @@
 import { LATENCY_PERCENTILES } from '../runner/stats.js'
 import { fmtInt, fmtMs, fmtRatio, fmtPct, fmtMiB, fmtUs, ratioOf } from './format.js'
 import { evaluateGoals } from './goals.js'
+import { ratioMatrix } from './table.js'
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939']
 
@@ -83,6 +84,11 @@ export function latencyChart (series, { width = 720, height = 300 } = {}) {
   return parts.join('')
 }
 
+/** Bytes of the status line and headers a target sent (from conformance). */
+function headBytesOf (results, node, scenario, target) {
+  return results.status.find((x) => x.node === node && x.scenario === scenario && x.target === target)?.headBytes ?? null
+}
+
 /** @param {any} results */
 export function renderHtml (results) {
   const colors = new Map(results.targets.map((t, i) => [t.id, PALETTE[i % PALETTE.length]]))
@@ -94,25 +100,33 @@ export function renderHtml (results) {
       const timed = list.filter((s) => s.state === 'timed' && s.rps.median != null).sort((a, b) => b.rps.median - a.rps.median)
       const bars = timed.map((s) => ({ label: s.target, color: colors.get(s.target), median: s.rps.median, min: s.rps.min, max: s.rps.max, ratio: ratioOf(results.summaries, { node, scenario: sc.id, target: s.target }) }))
       const curves = timed.map((s) => ({ label: s.target, color: colors.get(s.target), latency: s.latency }))
-      const rows = timed.map((s) => `<tr><td>${escapeHtml(s.target)}</td><td>${fmtInt(s.rps.median)}</td><td>${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}</td><td>${fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target }))}</td><td>${fmtMs(s.latency[50])}</td><td>${fmtMs(s.latency[90])}</td><td>${fmtMs(s.latency[99])}</td><td>${fmtMs(s.latency[99.9])}</td><td>${fmtMs(s.latency[100])}</td><td>${fmtUs(s.cpuUsPerReq.median)}</td><td>${fmtMiB(s.rss.median)}</td><td>${fmtPct(s.gcShare)}</td><td>${escapeHtml(s.flags.join(', '))}</td></tr>`)
+      const rows = timed.map((s) => `<tr><td>${escapeHtml(s.target)}</td><td>${fmtInt(s.rps.median)}</td><td>${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}</td><td>${fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target }))}</td><td>${fmtMs(s.latency[50])}</td><td>${fmtMs(s.latency[90])}</td><td>${fmtMs(s.latency[99])}</td><td>${fmtMs(s.latency[99.9])}</td><td>${fmtMs(s.latency[100])}</td><td>${fmtUs(s.cpuUsPerReq.median)}</td><td>${fmtMiB(s.rss.median)}</td><td>${fmtPct(s.gcShare)}</td><td>${headBytesOf(results, node, sc.id, s.target) ?? '—'}</td><td>${escapeHtml(s.flags.join(', '))}</td></tr>`)
       const others = list.filter((s) => s.state !== 'timed').map((s) => `<li><b>${escapeHtml(s.target)}</b>: ${escapeHtml(s.state)}${s.reason ? ` — ${escapeHtml(s.reason)}` : ''}</li>`)
       sections.push(`<section id="${escapeHtml(sc.id)}-${escapeHtml(node)}">
 <h2>${escapeHtml(sc.id)}${e.nodes.length > 1 ? ` · node ${escapeHtml(node)}` : ''}</h2>
 <p class="note">${escapeHtml(sc.title)}${sc.pipelining > 1 ? ` · pipelining ${sc.pipelining}` : ''}</p>
 ${timed.length ? `<h3>Requests per second (median of ${results.options.rounds}, whiskers: min–max; × raw node:http)</h3>${barChart(bars)}
 <h3>Latency by percentile</h3>${latencyChart(curves)}
-<table><thead><tr><th>target</th><th>req/s</th><th>min–max</th><th>× node:http</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>CPU µs/req</th><th>peak RSS</th><th>GC</th><th>notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No target was timed.</p>'}
+<table><thead><tr><th>target</th><th>req/s</th><th>min–max</th><th>× node:http</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>CPU µs/req</th><th>peak RSS</th><th>GC</th><th>head bytes</th><th>notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No target was timed.</p>'}
 ${others.length ? `<ul class="problems">${others.join('')}</ul>` : ''}
 </section>`)
     }
   }
+  const matrices = results.targets.some((t) => t.id === 'node-http') && results.scenarios.length > 1
+    ? e.nodes.map((node) => {
+      const m = ratioMatrix(results, node)
+      const best = results.scenarios.map((_, i) => Math.max(...m.map((r) => r.cells[i] ?? -1)))
+      const body = m.map((r) => `<tr><td>${escapeHtml(r.target)}</td>${r.cells.map((c, i) => `<td>${c === null ? '—' : c === best[i] ? `<b>${fmtRatio(c)}</b>` : fmtRatio(c)}</td>`).join('')}</tr>`).join('')
+      return `<h3>Median req/s relative to node:http${e.nodes.length > 1 ? ` · node ${escapeHtml(node)}` : ''}</h3><table class="matrix"><thead><tr><th></th>${results.scenarios.map((s) => `<th><a href="#${escapeHtml(s.id)}-${escapeHtml(node)}">${escapeHtml(s.id)}</a></th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`
+    }).join('')
+    : ''
   const goals = evaluateGoals(results)
   const goalRows = goals.map((g) => `<tr class="${g.met === null ? 'unknown' : g.met ? 'met' : 'missed'}"><td>${escapeHtml(g.scenario)}</td><td>${escapeHtml(g.target)} / ${escapeHtml(g.vs)}</td><td>${escapeHtml(g.metric)}</td><td>${g.value === null ? '—' : fmtRatio(g.value)}</td><td>${g.metric === 'rps' ? '≥' : '≤'} ${g.ratio}</td><td>${g.met === null ? 'not measured' : g.met ? 'met' : 'missed'}</td><td>${escapeHtml(g.source)}</td></tr>`)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hotpath lab — ${escapeHtml(results.startedAt)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1000px;padding:0 1em;color:#222}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:1150px;padding:0 1em;color:#222}section>table{font-size:13px}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1em;margin:1.2em 0 .3em}
 table{border-collapse:collapse;margin:.8em 0;font-variant-numeric:tabular-nums}td,th{padding:3px 8px;white-space:nowrap;border-bottom:1px solid #eee;text-align:right}td:first-child,th:first-child{text-align:left}
 svg text{font-size:12px;fill:#222}svg .axis{fill:#666;font-size:11px}.note{color:#666}.problems{color:#a33}
@@ -130,10 +144,11 @@ tr.met td:nth-child(6){color:#2a7}tr.missed td:nth-child(6){color:#c33}dl{displa
 <dt>packages</dt><dd>${escapeHtml(Object.entries(e.packages).map(([k, v]) => `${k} ${v ?? '?'}`).join(', '))}</dd>
 <dt>commit</dt><dd>${escapeHtml(e.git?.commit ?? '—')}${e.git?.dirty ? ' (with uncommitted changes)' : ''}</dd>
 </dl>
+${matrices ? `<h2>At a glance</h2>${matrices}` : ''}
 ${goalRows.length ? `<h2>Goals</h2><table><thead><tr><th>scenario</th><th>target / vs</th><th>metric</th><th>ratio</th><th>goal</th><th>verdict</th><th>source</th></tr></thead><tbody>${goalRows.join('')}</tbody></table>` : ''}
 ${sections.join('\n')}
 <h2>Method</h2>
-<p class="note">Each target serves one scenario per process. Before timing, every target's answer is checked (status, media type, exact body bytes, bad input where the scenario has some); a target that answers wrongly is not timed. Server and load generator are pinned to different CPUs when taskset exists. CPU µs/req and peak RSS come from /proc; GC is the share of the run spent in garbage collection, from a PerformanceObserver inside the server. Flags: <i>errors</i> (socket errors, timeouts or non-2xx answers), <i>loader-bound</i> (the load generator used its whole CPU while the server did not: the figure is the loader's ceiling).</p>
+<p class="note">Each target serves one scenario per process. Before timing, every target's answer is checked (status, media type, exact body bytes, bad input where the scenario has some); a target that answers wrongly is not timed. Server and load generator are pinned to different CPUs when taskset exists. CPU µs/req and peak RSS come from /proc; GC is the share of the run spent in garbage collection, from a PerformanceObserver inside the server. Flags: <i>errors</i> (socket errors, timeouts or non-2xx answers), <i>loader-bound</i> (the load generator used its whole CPU while the server did not: the figure is the loader's ceiling). Head bytes: the size of the status line and headers each target sends (the bodies are identical).</p>
 </body></html>
 `
 }

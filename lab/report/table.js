@@ -39,3 +39,29 @@ export function renderTable (results) {
 export function renderProblems (results) {
   return results.status.filter((s) => s.state !== 'timed').map((s) => `  ${s.scenario} · ${s.target}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}`).join('\n')
 }
+
+/**
+ * Targets × scenarios, median req/s as a ratio to node:http: who wins where
+ * at a glance. Rows: targets in the run's order; null where not timed.
+ * @param {any} results
+ * @param {string} node
+ */
+export function ratioMatrix (results, node) {
+  return results.targets.map((t) => ({
+    target: t.id,
+    cells: results.scenarios.map((sc) => {
+      const s = results.summaries.find((x) => x.node === node && x.scenario === sc.id && x.target === t.id)
+      return s?.state === 'timed' ? ratioOf(results.summaries, { node, scenario: sc.id, target: t.id }) : null
+    })
+  }))
+}
+
+/** @param {any} results */
+export function renderMatrix (results) {
+  if (!results.targets.some((t) => t.id === 'node-http') || results.scenarios.length < 2) return ''
+  return results.env.nodes.map((node) => {
+    const rows = [['× node:http', ...results.scenarios.map((s) => s.id)]]
+    for (const r of ratioMatrix(results, node)) rows.push([r.target, ...r.cells.map((c) => (c === null ? '—' : fmtRatio(c)))])
+    return `Median req/s relative to node:http${results.env.nodes.length > 1 ? ` (node ${node})` : ''}\n${renderRows(rows, ['l', ...results.scenarios.map(() => 'r')])}`
+  }).join('\n\n')
+}

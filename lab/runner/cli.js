@@ -8,7 +8,7 @@ import { parseOptions, HELP, UsageError } from './options.js'
 import { runBench } from './run.js'
 import { writeResults } from './output.js'
 import { createProgress } from './progress.js'
-import { renderTable, renderProblems } from '../report/table.js'
+import { renderTable, renderProblems, renderMatrix } from '../report/table.js'
 import { evaluateGoals, renderGoals } from '../report/goals.js'
 import { compareRuns, renderComparison } from '../report/compare.js'
 import { targets } from '../targets/index.js'
@@ -43,6 +43,8 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
   const results = await runBench(opts, { log: progress.log, progress })
   const files = writeResults(results, opts.out, { html: opts.html })
   stdout.write(`\n${renderTable(results)}\n`)
+  const matrix = renderMatrix(results)
+  if (matrix) stdout.write(`\n${matrix}\n`)
   const problems = renderProblems(results)
   if (problems) stdout.write(`\nNot timed:\n${problems}\n`)
   const goals = renderGoals(evaluateGoals(results))

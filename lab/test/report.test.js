@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fakeResults } from './fixture.js'
 import { renderCsv, csvField, CSV_COLUMNS } from '../report/csv.js'
-import { renderTable, renderProblems } from '../report/table.js'
+import { renderTable, renderProblems, renderMatrix, ratioMatrix } from '../report/table.js'
 import { renderHtml, escapeHtml, ninesX } from '../report/html.js'
 import { compareRuns, renderComparison } from '../report/compare.js'
 import { evaluateGoals, renderGoals } from '../report/goals.js'
@@ -37,6 +37,15 @@ test('terminal table: medians, ratio to node:http, targets not timed listed', ()
   assert.match(table, /fastify\s+29,000\s+28,000–30,500\s+0\.94×/)
   assert.match(table, /express\s+failed conformance/)
   assert.match(renderProblems(r), /hello · express: failed conformance — status 500/)
+})
+
+test('ratio matrix: targets × scenarios relative to node:http, — where not timed', () => {
+  const r = fakeResults()
+  assert.deepEqual(ratioMatrix(r, 'v20.20.2').map((x) => [x.target, x.cells[0] === null ? null : Number(x.cells[0].toFixed(3))]), [['node-http', 1], ['fastify', 0.935], ['express', null]])
+  assert.equal(renderMatrix(r), '', 'one scenario: the per-scenario table says it all')
+  const two = { ...r, scenarios: [...r.scenarios, { id: 'params', title: 'p', pipelining: 1 }] }
+  assert.match(renderMatrix(two), /fastify\s+0\.94×\s+—/)
+  assert.match(renderHtml(two), /<table class="matrix">/)
 })
 
 test('HTML: self-contained, one bar chart and one latency chart per scenario, text escaped', () => {
