@@ -28,10 +28,20 @@ function payloadKind (p) {
   if (typeof p === 'string') return KIND_STRING
   if (p === null || p === undefined) return KIND_EMPTY
   if (typeof p !== 'object') return KIND_JSON // numbers, booleans
+  // Plain objects and arrays first: one load and compare, no instanceof.
+  const C = /** @type {any} */ (p).constructor
+  if (C === Object || C === Array || C === undefined) return KIND_JSON
+  return objectKind(p)
+}
+
+/** @param {object} p */
+function objectKind (p) {
   if (p instanceof Uint8Array) return KIND_BINARY
   if (typeof (/** @type {any} */ (p)).pipe === 'function') return KIND_STREAM
-  if (p instanceof ReadableStream) return KIND_WEB_STREAM
-  if (p instanceof Response) return KIND_RESPONSE
+  // ReadableStream and Response are lazy globals in Node: read them only
+  // for payloads that get this far.
+  if (p instanceof globalThis.ReadableStream) return KIND_WEB_STREAM
+  if (p instanceof globalThis.Response) return KIND_RESPONSE
   return KIND_JSON
 }
 
@@ -64,14 +74,20 @@ export function sendPayload (reply, payload) {
 }
 
 /**
+ * After preSerialization hooks, which may have replaced the payload.
  * @param {import('./reply.js').Reply} reply
  * @param {unknown} payload
  */
+function afterPreSerialization (reply, payload) {
+  if (payloadKind(payload) === KIND_JSON) serialize(reply, payload)
+  else onSend(reply, payload)
+}
+
+/**
+ * @param {import('./reply.js').Reply} reply
+ * @param {unknown} payload  known to be a JSON payload
+ */
 function serialize (reply, payload) {
-  if (payloadKind(payload) !== KIND_JSON) {
-    onSend(reply, payload) // a preSerialization hook replaced it
-    return
-  }
   const route = reply.route
   let body
   try {
@@ -132,7 +148,7 @@ function runPayloadHooks (reply, hooks, i, payload, stage) {
     }
     if (r !== undefined) payload = r
   }
-  if (stage === STAGE_SERIALIZE) serialize(reply, payload)
+  if (stage === STAGE_SERIALIZE) afterPreSerialization(reply, payload)
   else writeReply(reply, payload)
 }
 
