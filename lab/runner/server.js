@@ -106,6 +106,8 @@ export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTim
     child.send({ type: 'lab:stats', id })
   })
 
+  // lifetime peak RSS as the server reports it, where /proc is missing
+  let reportedMaxRss = null
   return {
     pid: /** @type {number} */ (child.pid),
     port,
@@ -113,11 +115,12 @@ export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTim
     output: () => out,
     async sample () {
       const msg = await ipc()
+      if (msg) reportedMaxRss = msg.maxRss
       const proc = cpuSeconds(/** @type {number} */ (child.pid))
       return { cpu: proc ? proc.self : msg ? msg.cpuSeconds : null, gcMs: msg ? msg.gcMs : null }
     },
     resetPeak: () => resetPeak(/** @type {number} */ (child.pid)),
-    peakRss: () => memory(/** @type {number} */ (child.pid))?.peak ?? null,
+    peakRss: () => memory(/** @type {number} */ (child.pid))?.peak ?? reportedMaxRss,
     async stop () {
       if (exit) return
       const gone = new Promise((resolve) => child.once('exit', resolve))

@@ -39,6 +39,23 @@ test('smoke: node-http × hello for 1 s through the whole pipeline', { timeout: 
   assert.match(text, /node-http\s+[\d,]+\s+[\d,]+–[\d,]+\s+1\.00×/)
 })
 
+test('smoke: --cmd runs the user\'s own server with PORT and HOST, and still gets its GC figures', { timeout: 60000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cmd-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const server = path.join(dir, 'server.mjs')
+  fs.writeFileSync(server, "import http from 'node:http'\nhttp.createServer((req, res) => { res.statusCode = req.url === '/health' ? 200 : 404; res.end('ok') }).listen(process.env.PORT, process.env.HOST)\n")
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  stdout.resume(); stderr.resume()
+  const { code, results } = await main(['--cmd', `${JSON.stringify(process.execPath)} ${JSON.stringify(server)}`, '--url', '/health', '--duration', '1', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', dir, '--no-html'], { stdout, stderr })
+  assert.equal(code, 0)
+  assert.deepEqual(results.status.map((s) => [s.target, s.scenario, s.state]), [['custom', 'custom', 'timed']])
+  const s = results.samples[0]
+  assert.ok(s.requests > 0)
+  assert.equal(s.non2xx, 0)
+  assert.ok(s.gcMs !== null, 'the probe reached the server through NODE_OPTIONS')
+})
+
 test('a usage error exits 2 with a message and runs nothing', async () => {
   const stderr = new PassThrough()
   let err = ''
