@@ -56,6 +56,23 @@ test('smoke: --cmd runs the user\'s own server with PORT and HOST, and still get
   assert.ok(s.gcMs !== null, 'the probe reached the server through NODE_OPTIONS')
 })
 
+test('a server that answers wrongly is reported and never timed; one that cannot start is reported too', { timeout: 60000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bad-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const server = path.join(dir, 'server.mjs')
+  fs.writeFileSync(server, "import http from 'node:http'\nhttp.createServer((req, res) => { res.statusCode = 500; res.end('boom') }).listen(process.env.PORT, process.env.HOST)\n")
+  const run = (cmd) => main(['--cmd', cmd, '--duration', '1', '--rounds', '1', '--warmup', '0', '--out', dir, '--no-html'], { stdout: new PassThrough().resume(), stderr: new PassThrough().resume() })
+  const wrong = await run(`${JSON.stringify(process.execPath)} ${JSON.stringify(server)}`)
+  assert.equal(wrong.code, 0)
+  assert.equal(wrong.results.status[0].state, 'failed conformance')
+  assert.match(wrong.results.status[0].reason, /status 500, expected 2xx/)
+  assert.equal(wrong.results.samples.length, 0, 'never timed')
+  const dead = await run(`${JSON.stringify(process.execPath)} -e "console.error('Error: no database'); process.exit(1)"`)
+  assert.equal(dead.results.status[0].state, 'failed to start')
+  assert.match(dead.results.status[0].reason, /exited with code 1: Error: no database/)
+  assert.equal(dead.results.summaries[0].state, 'failed to start')
+})
+
 test('a usage error exits 2 with a message and runs nothing', async () => {
   const stderr = new PassThrough()
   let err = ''
