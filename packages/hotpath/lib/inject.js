@@ -64,11 +64,13 @@ class InjectResponse {
     if (this.finished) return
     this.finished = true
     this.headersSent = true
+    // Values as a client reads them off the wire: strings (lists stay lists).
     /** @type {Record<string, any>} */
-    const all = { ...this.compatHeaders }
-    for (const k of Object.keys(headers)) all[k.toLowerCase()] = headers[k]
+    const all = {}
+    for (const k of Object.keys(this.compatHeaders)) all[k.toLowerCase()] = wireValue(this.compatHeaders[k])
+    for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     const payload = this.method === 'HEAD' || status === 204 || status === 304 ? Buffer.alloc(0) : body
-    if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = body.length
+    if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = String(body.length)
     const text = payload.toString('utf8')
     this.resolve({
       statusCode: status,
@@ -85,6 +87,11 @@ class InjectResponse {
       queueMicrotask(() => cb(this, null))
     }
   }
+}
+
+/** @param {unknown} v */
+function wireValue (v) {
+  return Array.isArray(v) ? v.map(String) : String(v)
 }
 
 /** @returns {import('./engines/engine.js').Engine} */

@@ -15,7 +15,7 @@ import { runValidator } from './schema.js'
 import { readStream } from './body/read.js'
 import { ensureFinishListener } from './finish.js'
 import { handleError } from './error-handling.js'
-import { sendPayload, writeError, resumePayloadHook } from './send.js'
+import { sendPayload, writeError, resumePayloadHook, runPayloadHooks, STAGE_PARSE } from './send.js'
 
 // What a parked request waits for.
 const WAIT_HOOK = 1
@@ -187,8 +187,7 @@ function readBody (reply) {
   }
   reply._parser = parser
   if (route.preParsing !== null) {
-    reply._payload = reply.engine.bodyStream(raw)
-    runHooks(reply, route.preParsing, 0, readParsedStream)
+    runPayloadHooks(reply, route.preParsing, 0, reply.engine.bodyStream(raw), STAGE_PARSE)
     return
   }
   if (!reply.engine.hasBody(raw)) {
@@ -226,10 +225,9 @@ function bodyError (reply, err, limit) {
 /**
  * After preParsing hooks: reads the (possibly replaced) body stream.
  * @param {import('./reply.js').Reply} reply
+ * @param {import('node:stream').Readable} stream
  */
-function readParsedStream (reply) {
-  const stream = /** @type {import('node:stream').Readable} */ (reply._payload)
-  reply._payload = undefined
+export function readParsedStream (reply, stream) {
   const parser = /** @type {import('./body/parsers.js').Parser} */ (reply._parser)
   if (!reply.engine.hasBody(reply.request.raw) && stream === reply.engine.bodyStream(reply.request.raw)) {
     runParser(reply, EMPTY)

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream'
 import { createError } from './errors.js'
 import { isThenable } from './hooks.js'
 import { pickSerializer } from './schema.js'
-import { park, WAIT_PAYLOAD_HOOK } from './pipeline.js'
+import { park, readParsedStream, WAIT_PAYLOAD_HOOK } from './pipeline.js'
 import { handleError, errorBody } from './error-handling.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -22,6 +22,7 @@ const KIND_RESPONSE = 6
 
 const STAGE_SERIALIZE = 0
 const STAGE_WRITE = 1
+export const STAGE_PARSE = 2
 
 /** @param {unknown} p */
 function payloadKind (p) {
@@ -118,14 +119,15 @@ function onSend (reply, payload) {
 }
 
 /**
- * Hooks that see the payload and may return a replacement.
+ * Hooks that see the payload and may return a replacement: preParsing (the
+ * body stream), preSerialization (the object), onSend (the serialized body).
  * @param {import('./reply.js').Reply} reply
  * @param {Function[]} hooks
  * @param {number} i
  * @param {unknown} payload
  * @param {number} stage
  */
-function runPayloadHooks (reply, hooks, i, payload, stage) {
+export function runPayloadHooks (reply, hooks, i, payload, stage) {
   const req = reply.request
   const instance = reply.route.instance
   for (; i < hooks.length; i++) {
@@ -136,7 +138,7 @@ function runPayloadHooks (reply, hooks, i, payload, stage) {
       handleError(reply, err)
       return
     }
-    if (reply._done) return
+    if (reply._done || (stage === STAGE_PARSE && reply.sent)) return
     if (isThenable(r)) {
       reply._wait = WAIT_PAYLOAD_HOOK
       reply._hooks = hooks
@@ -149,7 +151,8 @@ function runPayloadHooks (reply, hooks, i, payload, stage) {
     if (r !== undefined) payload = r
   }
   if (stage === STAGE_SERIALIZE) afterPreSerialization(reply, payload)
-  else writeReply(reply, payload)
+  else if (stage === STAGE_WRITE) writeReply(reply, payload)
+  else readParsedStream(reply, /** @type {import('node:stream').Readable} */ (payload))
 }
 
 /**

@@ -1,0 +1,136 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable, Transform } from 'node:stream'
+import { eachMode, setup } from '../helpers/engines.js'
+
+eachMode('payloads and reply', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/buffer', () => Buffer.from([1, 2, 3]))
+      app.get('/u8', () => new Uint8Array([104, 105]))
+      app.get('/null', () => null)
+      app.get('/array', () => [1, 'two'])
+      app.get('/number', (req, reply) => reply.send(42))
+      app.get('/stream', (req, reply) => reply.type('text/csv').send(Readable.from(['a,b\n', '1,2\n'])))
+      app.get('/web-stream', () => new ReadableStream({
+        start (c) { c.enqueue(new TextEncoder().encode('web ')); c.enqueue(new TextEncoder().encode('stream')); c.close() }
+      }))
+      app.get('/response', () => new Response(JSON.stringify({ via: 'Response' }), { status: 202, headers: { 'content-type': 'application/json', 'x-from': 'response' } }))
+      app.get('/response-empty', () => new Response(null, { status: 204 }))
+      app.get('/redirect', (req, reply) => reply.redirect('/target'))
+      app.get('/redirect-301', (req, reply) => reply.redirect('/target', 301))
+      app.get('/headers', (req, reply) => reply.code(201).headers({ 'x-a': '1', 'X-B': 2 }).header('set-cookie', 'a=1').header('set-cookie', 'b=2').type('application/vnd.x+json').send({ ok: true }))
+      app.get('/hijack', (req, reply) => {
+        reply.hijack()
+        const raw = /** @type {any} */ (reply.raw)
+        if (typeof raw.writeHead === 'function' && mode === 'node') {
+          raw.writeHead(200, { 'content-type': 'text/plain', 'content-length': 8 })
+          raw.end('hijacked')
+        }
+      })
+      app.post('/pre-parsing', {
+        preParsing: (req, reply, payload) => payload.pipe(new Transform({ transform (chunk, _e, cb) { cb(null, chunk.toString().toUpperCase()) } }))
+      }, (req) => ({ body: req.body }))
+    })
+  })
+  after(() => s.close())
+
+  test('Buffer and Uint8Array → application/octet-stream', async () => {
+    const res = await s.request('/buffer')
+    assert.equal(res.headers['content-type'], 'application/octet-stream')
+    assert.equal(String(res.headers['content-length']), '3')
+    assert.equal((await s.request('/u8')).body, 'hi')
+  })
+
+  test('null → empty body; arrays and numbers → JSON', async () => {
+    const res = await s.request('/null')
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, '')
+    assert.equal(String(res.headers['content-length']), '0')
+    assert.deepEqual((await s.request('/array')).json(), [1, 'two'])
+    assert.equal((await s.request('/number')).body, '42')
+  })
+
+  test('Node and web streams are streamed', async () => {
+    const res = await s.request('/stream')
+    assert.equal(res.headers['content-type'], 'text/csv')
+    assert.equal(res.body, 'a,b\n1,2\n')
+    assert.equal((await s.request('/web-stream')).body, 'web stream')
+  })
+
+  test('a web Response gives status, headers and body', async () => {
+    const res = await s.request('/response')
+    assert.equal(res.statusCode, 202)
+    assert.equal(res.headers['x-from'], 'response')
+    assert.equal(res.headers['content-type'], 'application/json')
+    assert.deepEqual(res.json(), { via: 'Response' })
+    assert.equal((await s.request('/response-empty')).statusCode, 204)
+  })
+
+  test('redirect', async () => {
+    const a = await s.request('/redirect')
+    assert.equal(a.statusCode, 302)
+    assert.equal(a.headers.location, '/target')
+    assert.equal((await s.request('/redirect-301')).statusCode, 301)
+  })
+
+  test('code, headers, set-cookie lists and type', async () => {
+    const res = await s.request('/headers')
+    assert.equal(res.statusCode, 201)
+    assert.equal(res.headers['x-a'], '1')
+    assert.equal(res.headers['x-b'], '2')
+    assert.deepEqual(res.headers['set-cookie'], ['a=1', 'b=2'])
+    assert.equal(res.headers['content-type'], 'application/vnd.x+json')
+    assert.deepEqual(res.json(), { ok: true })
+  })
+
+  test('preParsing may replace the body stream', async () => {
+    const res = await s.request({ method: 'POST', url: '/pre-parsing', headers: { 'content-type': 'text/plain' }, payload: 'shout' })
+    assert.deepEqual(res.json(), { body: 'SHOUT' })
+  })
+
+  if (mode === 'node') {
+    test('hijack leaves the response to user code', async () => {
+      const res = await s.request('/hijack')
+      assert.equal(res.body, 'hijacked')
+    })
+  }
+})
+
+eachMode('request fields', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let proxied
+  /** @param {any} app */
+  const build = (app) => {
+    app.get('/info', (/** @type {any} */ req) => ({ ip: req.ip, hostname: req.hostname, protocol: req.protocol, id: req.id, method: req.method, routeUrl: req.routeOptions.url }))
+  }
+  before(async () => {
+    s = await setup(mode, build)
+    proxied = await setup(mode, build, { trustProxy: ['127.0.0.1', '10.0.0.0/8'] })
+  })
+  after(async () => { await s.close(); await proxied.close() })
+
+  test('ip, hostname, protocol and id', async () => {
+    const res = (await s.request({ url: '/info', headers: { host: 'example.com:8080', 'x-forwarded-for': '1.2.3.4' } })).json()
+    assert.equal(res.ip, '127.0.0.1')
+    assert.equal(res.hostname, 'example.com')
+    assert.equal(res.protocol, 'http')
+    assert.equal(typeof res.id, 'string')
+    assert.equal(res.routeUrl, '/info')
+    const second = (await s.request('/info')).json()
+    assert.notEqual(second.id, res.id)
+  })
+
+  test('trustProxy: X-Forwarded-* from trusted hops only', async () => {
+    const res = (await proxied.request({ url: '/info', headers: { 'x-forwarded-for': '9.9.9.9, 10.1.2.3', 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' } })).json()
+    assert.equal(res.ip, '9.9.9.9')
+    assert.equal(res.hostname, 'api.example.com')
+    assert.equal(res.protocol, 'https')
+    const spoofed = (await proxied.request({ url: '/info', headers: { 'x-forwarded-for': '9.9.9.9, 8.8.8.8' } })).json()
+    assert.equal(spoofed.ip, '8.8.8.8')
+  })
+})
