@@ -69,6 +69,8 @@ export class Core {
     })
     /** @type {Route[]} */
     this.routes = []
+    /** path → method → route, for paths with no parameter or escape @type {Map<string, Record<string, Route>>} */
+    this.staticRoutes = new Map()
     /** @type {Set<string>} */
     this.routeKeys = new Set()
     /** @type {{ prefix: string, route: Route }[]} */
@@ -502,16 +504,28 @@ async function doReady (core) {
   if (core.engine === null) core.engine = await createEngine(core.engineName, core.engineOptions)
   const router = core.router
   // HEAD is answered for every GET route that has no HEAD route of its own.
-  for (const route of core.routes.slice()) {
+  /** @type {Map<string, Route>} */
+  const autoHead = new Map()
+  for (const route of core.routes) {
     if (route.method !== 'GET') continue
     for (const path of route.paths) {
       const key = `HEAD ${path}`
       if (core.routeKeys.has(key)) continue
       router.on('HEAD', path, noop, route)
       core.routeKeys.add(key)
+      autoHead.set(path, route)
     }
   }
   for (const route of core.routes) route.compile()
+  // The static-path table (see dispatch): only paths the router would match
+  // exactly as written.
+  for (const route of core.routes) {
+    for (const path of route.paths) {
+      if (/[:*%(]/.test(path)) continue
+      addStatic(core, route.method, path, route)
+    }
+  }
+  for (const [path, route] of autoHead) if (!/[:*%(]/.test(path)) addStatic(core, 'HEAD', path, route)
   // Not-found routes: one per context with a handler, deepest prefix first.
   /** @type {Context[]} */
   const contexts = []
@@ -533,6 +547,21 @@ async function doReady (core) {
   }
   for (const hook of core.appHooks.onReady) await hook()
   core.isReady = true
+}
+
+/**
+ * @param {Core} core
+ * @param {string} method
+ * @param {string} path
+ * @param {Route} route
+ */
+function addStatic (core, method, path, route) {
+  let entry = core.staticRoutes.get(path)
+  if (entry === undefined) {
+    entry = Object.create(null)
+    core.staticRoutes.set(path, /** @type {Record<string, Route>} */ (entry))
+  }
+  /** @type {Record<string, Route>} */ (entry)[method] = route
 }
 
 /**

@@ -39,20 +39,34 @@ export function dispatch (core, engine, raw, res) {
     writeError(engine, res, createError('HP_ERR_SERVER_CLOSING'), true)
     return
   }
-  const found = core.router.find(/** @type {any} */ (raw.method), raw.url)
-  /** @type {import('./route.js').Route} */
-  let route
+  const method = raw.method
+  const url = raw.url
+  // Static paths requested exactly as declared skip the router: one Map
+  // lookup instead of a tree walk and a result object (~30 ns vs ~70-150 ns).
+  const entry = core.staticRoutes.get(url)
+  /** @type {import('./route.js').Route | undefined} */
+  let route = entry === undefined ? undefined : entry[method]
+  /** @type {Record<string, string>} */
+  let params
   let badUrl = false
-  if (found === null) {
-    route = core.notFoundRoute(raw.url)
-  } else if (found.store === null) {
-    // find-my-way's onBadUrl: a malformed percent-encoding in the path.
-    route = core.notFoundRoute('/')
-    badUrl = true
+  if (route !== undefined) {
+    params = {}
   } else {
-    route = found.store
+    const found = core.router.find(/** @type {any} */ (method), url)
+    if (found === null) {
+      route = core.notFoundRoute(url)
+      params = {}
+    } else if (found.store === null) {
+      // find-my-way's onBadUrl: a malformed percent-encoding in the path.
+      route = core.notFoundRoute('/')
+      params = {}
+      badUrl = true
+    } else {
+      route = /** @type {import('./route.js').Route} */ (found.store)
+      params = /** @type {Record<string, string>} */ (found.params)
+    }
   }
-  const req = new route.Request(raw, found === null || badUrl ? {} : /** @type {Record<string, string>} */ (found.params), route)
+  const req = new route.Request(raw, params, route)
   const reply = new route.Reply(res, req, route, engine)
   req.reply = reply
   if (route.trackFinish) ensureFinishListener(reply)

@@ -108,3 +108,23 @@ eachMode('routing', (mode) => {
     })
   }
 })
+
+eachMode('router options', (mode) => {
+  test('caseSensitive: false and ignoreTrailingSlash: true', async () => {
+    const s = await setup(mode, (app) => {
+      app.get('/Foo', () => 'foo')
+      app.get('/bar/', () => 'bar')
+      app.get('/p/:id', (req) => req.params.id)
+    }, { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 5 })
+    try {
+      assert.equal((await s.request('/foo')).body, 'foo')
+      assert.equal((await s.request('/FOO/')).body, 'foo')
+      assert.equal((await s.request('/bar')).body, 'bar')
+      assert.equal((await s.request('/bar/')).body, 'bar')
+      assert.equal((await s.request('/p/12345')).body, '12345')
+      assert.equal((await s.request('/p/123456')).statusCode, 404)
+    } finally {
+      await s.close()
+    }
+  })
+})
