@@ -78,13 +78,18 @@
  *   done with a 413 error (code HP_ERR_BODY_TOO_LARGE) at once and stops
  *   reading without buffering the rest. A client abort calls done with a
  *   400 error (code HP_ERR_REQUEST_ABORTED). done is called exactly once.
+ *   The core answers from the `code` (its own message and status), so an
+ *   engine's error needs only the right code.
  * @property {(raw: RawRequest) => import('node:stream').Readable} bodyStream
  *   the body as a Readable (for preParsing hooks and stream parsers); the
  *   core enforces the limit on what it reads from it
  * @property {(res: RawResponse, statusCode: number, headers: OutgoingHeaders, body: string | Buffer | null) => void} write
  *   writes the complete response in one write. The engine adds Date,
  *   Connection/Keep-Alive and Content-Length (from body) when absent; for
- *   HEAD requests and 204/304 it writes no body.
+ *   HEAD requests and 204/304 it writes no body. The core passes
+ *   `connection: close` when the connection must end after this response
+ *   (e.g. a 413 whose body was left unread); the engine honours it. The
+ *   engine may add to `headers` (it is built for this one response).
  * @property {(res: RawResponse, statusCode: number, headers: OutgoingHeaders, stream: import('node:stream').Readable, done: (err: Error | null) => void) => void} writeStream
  *   streams with backpressure (chunked unless Content-Length is set);
  *   destroys `stream` if the client goes away; done(err) once at the end
@@ -93,7 +98,9 @@
  *   onFinish(res, null) once the response is fully handed to the socket;
  *   onFinish(res, err) if the connection closed before that (client abort,
  *   timeout). Called exactly once. The callback is a module-level function:
- *   the core keeps its state on its own objects, not in a closure.
+ *   the core keeps its state on its own objects, not in a closure; to find
+ *   them again it sets one symbol-keyed property on `res` before calling
+ *   onFinish, so a RawResponse must be an extensible object.
  * @property {(res: RawResponse) => import('node:stream').Duplex} hijack
  *   hands the socket to user code; the engine stops managing this request
  * @property {(raw: RawRequest, res: RawResponse) => [any, any]} compat
