@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable, Transform } from 'node:stream'
-import { eachMode, setup } from '../helpers/engines.js'
+import http from 'node:http'
+import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 
 eachMode('payloads and reply', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
@@ -14,6 +15,15 @@ eachMode('payloads and reply', (mode) => {
       app.get('/array', () => [1, 'two'])
       app.get('/number', (req, reply) => reply.send(42))
       app.get('/stream', (req, reply) => reply.type('text/csv').send(Readable.from(['a,b\n', '1,2\n'])))
+      app.get('/stream-fails-late', () => {
+        let sent = false
+        return new Readable({
+          read () {
+            if (!sent) { sent = true; this.push('partial'); return }
+            setTimeout(() => this.destroy(new Error('disk gone')), 5)
+          }
+        })
+      })
       app.get('/web-stream', () => new ReadableStream({
         start (c) { c.enqueue(new TextEncoder().encode('web ')); c.enqueue(new TextEncoder().encode('stream')); c.close() }
       }))
@@ -90,6 +100,23 @@ eachMode('payloads and reply', (mode) => {
     const res = await s.request({ method: 'POST', url: '/pre-parsing', headers: { 'content-type': 'text/plain' }, payload: 'shout' })
     assert.deepEqual(res.json(), { body: 'SHOUT' })
   })
+
+  if (SOCKET_MODES.includes(mode)) {
+    test('a stream failing after its first bytes ends the connection; the server stays up', async () => {
+      const outcome = await new Promise((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port: s.port, path: '/stream-fails-late', agent: false }, (res) => {
+          let data = ''
+          res.on('data', (c) => { data += c })
+          res.on('end', () => resolve({ complete: res.complete, data }))
+          res.on('error', () => resolve({ complete: false, data }))
+          res.on('aborted', () => resolve({ complete: false, data }))
+        })
+        req.on('error', () => resolve({ complete: false, data: '' }))
+      })
+      assert.equal(/** @type {any} */ (outcome).complete, false)
+      assert.equal((await s.request('/null')).statusCode, 200)
+    })
+  }
 
   if (mode === 'node') {
     test('hijack leaves the response to user code', async () => {

@@ -1,0 +1,45 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import https from 'node:https'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eachMode, SOCKET_MODES } from '../helpers/engines.js'
+import hotpath from '../../lib/index.js'
+
+/** A throwaway self-signed certificate, made with openssl when it exists. */
+function selfSigned () {
+  const dir = mkdtempSync(join(tmpdir(), 'hotpath-tls-'))
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' })
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
+  } catch {
+    return null
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const tls = selfSigned()
+
+eachMode('https', (mode) => {
+  test('serves over TLS; req.protocol is https', { skip: tls === null ? 'openssl is not installed' : false }, async () => {
+    const app = hotpath({ https: /** @type {any} */ (tls), engine: /** @type {any} */ (mode) })
+    app.get('/', (req) => ({ protocol: req.protocol }))
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      assert.match(address, /^https:\/\//)
+      const body = await new Promise((resolve, reject) => {
+        https.get(address + '/', { rejectUnauthorized: false, agent: false }, (res) => {
+          let data = ''
+          res.on('data', (c) => { data += c })
+          res.on('end', () => resolve(data))
+        }).on('error', reject)
+      })
+      assert.deepEqual(JSON.parse(/** @type {string} */ (body)), { protocol: 'https' })
+    } finally {
+      await app.close()
+    }
+  })
+}, SOCKET_MODES)
