@@ -325,10 +325,11 @@ export interface RegisterOptions {
   prefix?: string
 }
 
+/** Sync or async; what it returns (or resolves to) is ignored. */
 export type Plugin<Options extends Record<string, any> = Record<string, any>> = (
   instance: HotpathInstance,
   options: Options
-) => void | PromiseLike<void>
+) => unknown
 
 export interface PluginMeta {
   /** Shown in errors and logs about this plugin. */
@@ -436,7 +437,7 @@ export interface HotpathInstance {
    * plugin (and everything registered before it).
    */
   register<Options extends Record<string, any>>(
-    plugin: Plugin<Options>,
+    plugin: Plugin<Options> | { default: Plugin<Options> },
     options?: Options & RegisterOptions
   ): this & PromiseLike<void>
 

@@ -80,3 +80,12 @@ app.setErrorHandler((error, req, reply) => {
   if (error.details?.validationContext === 'cookies') reply.code(422)
   return { message: error.message }
 })
+
+// Plugins written as one-liners return whatever the last call returns
+app.register((api) => api.get('/one', () => 'one'))
+app.register(async (api) => api.get('/two', () => 'two'))
+// A module namespace whose default export is the plugin
+declare const routesModule: { default: Plugin<{ store: Map<string, string> }> }
+app.register(routesModule, { store: new Map() })
+// @ts-expect-error a plugin takes (instance, options), not a done callback as well
+app.register((api, opts, done) => { done() })

@@ -1,0 +1,81 @@
+// Keeps types/index.d.ts in step with the runtime where drift would go
+// unnoticed by tsc: the hook names, the option names and the runtime exports.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import * as runtime from '../../lib/index.js'
+import { REQUEST_HOOKS, APP_HOOKS } from '../../lib/hooks.js'
+
+const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+
+/** The string literals of `export type Name = 'a' | 'b' ...` in index.d.ts. */
+function unionOf (name) {
+  const m = dts.match(new RegExp(`export type ${name} =([^]*?)\\n(?:export|\\n)`))
+  assert.ok(m, `type ${name} is in index.d.ts`)
+  return [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]).sort()
+}
+
+/** Property names declared in `export interface Name { ... }`. */
+function propsOf (name) {
+  const m = dts.match(new RegExp(`export interface ${name}[^{]*\\{([^]*?)\\n\\}`))
+  assert.ok(m, `interface ${name} is in index.d.ts`)
+  return [...m[1].matchAll(/^ {2}(\w+)\??:/gm)].map((x) => x[1]).sort()
+}
+
+test('request and app hook names match lib/hooks.js', () => {
+  assert.deepEqual(unionOf('RequestHookName'), [...REQUEST_HOOKS].sort())
+  assert.deepEqual(unionOf('AppHookName'), [...APP_HOOKS].sort())
+})
+
+test('every hook name has an addHook overload', () => {
+  for (const name of [...REQUEST_HOOKS, ...APP_HOOKS]) {
+    assert.match(dts, new RegExp(`addHook(<[^>]*>)?\\(name: '${name}'`), name)
+  }
+})
+
+test('the runtime exports what the types declare', () => {
+  assert.deepEqual(Object.keys(runtime).sort(), ['HttpError', 'default', 'hotpath', 'plugin'])
+  assert.equal(runtime.default, runtime.hotpath)
+  for (const name of ['HttpError', 'plugin', 'hotpath']) assert.match(dts, new RegExp(`\\b${name}\\b`))
+})
+
+test('the options in the types are the ones the runtime reads', () => {
+  const app = runtime.default()
+  assert.equal(typeof app.inject, 'function')
+  assert.deepEqual(propsOf('HotpathOptions'), [
+    'bodyLimit', 'caseSensitive', 'engine', 'genReqId', 'headersTimeout', 'https',
+    'ignoreTrailingSlash', 'keepAliveTimeout', 'logger', 'maxHeaderSize',
+    'maxParamLength', 'requestTimeout', 'trustProxy'
+  ])
+  // A wrong type for a numeric option is refused at once by the runtime too.
+  assert.throws(() => runtime.default({ bodyLimit: /** @type {any} */ ('1mb') }), { code: 'HP_ERR_INVALID_OPTION' })
+})
+
+/** Member names declared in `export interface Name ... { ... }` (properties and methods). */
+function membersOf (name) {
+  const m = dts.match(new RegExp(`export interface ${name}[^{]*\\{([^]*?)\\n\\}`))
+  assert.ok(m, `interface ${name} is in index.d.ts`)
+  return [...new Set([...m[1].matchAll(/^ {2}(?:readonly )?(\w+)(?:<[^>]*>)?\??[(:]/gm)].map((x) => x[1]))]
+}
+
+test('the app members in the types exist on an app', () => {
+  const app = /** @type {any} */ (runtime.default())
+  const names = membersOf('HotpathInstance')
+  assert.ok(names.length > 20, `found ${names.length} members`)
+  for (const name of names) assert.notEqual(app[name], undefined, `app.${name}`)
+})
+
+test('the request and reply members in the types exist on a request and a reply', async () => {
+  const app = runtime.default()
+  /** @type {string[]} */
+  const missing = []
+  app.get('/x/:id', (req, reply) => {
+    for (const name of membersOf('HotpathRequest')) if (!(name in req)) missing.push(`req.${name}`)
+    for (const name of membersOf('HotpathReply')) if (!(name in reply)) missing.push(`reply.${name}`)
+    return { ok: true }
+  })
+  const res = await app.inject('/x/1')
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(missing, [])
+  assert.ok(membersOf('HotpathRequest').includes('signal') && membersOf('HotpathReply').includes('hijack'))
+})
