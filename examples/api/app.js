@@ -15,9 +15,10 @@ export const SEED = [
  * @param {boolean | object} [options.logger]  hotpath's `logger` option (off by default)
  * @param {string} [options.apiKey]  when set, writes need `Authorization: Bearer <apiKey>`
  * @param {BookStore} [options.store]
+ * @param {'node' | 'wire'} [options.engine]  the HTTP engine (node:http by default)
  */
-export function build ({ logger = false, apiKey, store = new BookStore(SEED) } = {}) {
-  const app = hotpath({ logger, bodyLimit: 64 * 1024 })
+export function build ({ logger = false, apiKey, store = new BookStore(SEED), engine = 'node' } = {}) {
+  const app = hotpath({ logger, engine, bodyLimit: 64 * 1024 })
 
   // A decorator: the app and every plugin context reach the store as
   // `app.store`, set once at start-up.

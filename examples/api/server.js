@@ -1,6 +1,7 @@
 // Puts the API on a socket. PORT and HOST choose where (127.0.0.1:3000 by
-// default); SIGINT/SIGTERM close it gracefully: in-flight requests finish,
-// new ones are refused, then the process exits.
+// default), ENGINE=wire picks hotpath's own HTTP engine; SIGINT/SIGTERM close
+// it gracefully: in-flight requests finish, new ones are refused, then the
+// process exits.
 import { build } from './app.js'
 
 const port = Number.parseInt(process.env.PORT ?? '3000', 10)
@@ -8,7 +9,8 @@ const host = process.env.HOST ?? '127.0.0.1'
 // How long a graceful close may take before the process gives up on it.
 const CLOSE_GRACE_MS = 10_000
 
-const app = build({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, apiKey: process.env.API_KEY })
+const engine = process.env.ENGINE === 'wire' ? 'wire' : 'node'
+const app = build({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, apiKey: process.env.API_KEY, engine })
 
 let closing = false
 /** @param {NodeJS.Signals} signal */

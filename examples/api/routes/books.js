@@ -3,17 +3,15 @@
 import { HttpError } from 'hotpath'
 import * as s from '../schemas.js'
 
-/**
- * @param {import('hotpath').HotpathInstance & { store: import('../store.js').BookStore }} api
- *   `store` is the decorator added in app.js
- */
+/** @param {import('hotpath').HotpathInstance} api */
 export default async function books (api) {
-  const store = api.store
+  // The decorator added in app.js; a child context sees its parent's.
+  const store = /** @type {import('../store.js').BookStore} */ (/** @type {any} */ (api).store)
   api.get('/books', {
     schema: { querystring: s.listQuery, response: { 200: s.bookList, '4xx': s.error } }
   }, (req) => {
     // The schema coerced limit and offset to integers and filled in defaults.
-    const query = /** @type {{ limit: number, offset: number, author?: string, tag?: string }} */ (req.query)
+    const query = /** @type {{ limit: number, offset: number, author?: string, tag?: string }} */ (/** @type {unknown} */ (req.query))
     const { total, items } = store.list(query)
     return { total, limit: query.limit, offset: query.offset, items }
   })

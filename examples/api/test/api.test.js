@@ -171,8 +171,8 @@ test('an unexpected error answers a generic 500 that reveals nothing', async () 
   }
 })
 
-test('over a real socket', async () => {
-  const app = build({ apiKey: API_KEY })
+for (const engine of /** @type {const} */ (['node', 'wire'])) test(`over a real socket (${engine} engine)`, async () => {
+  const app = build({ apiKey: API_KEY, engine })
   try {
     const address = await app.listen({ port: 0, host: '127.0.0.1' })
     const base = String(address)
@@ -196,6 +196,14 @@ test('over a real socket', async () => {
     const head = await fetch(`${base}/health`, { method: 'HEAD' })
     assert.equal(head.status, 200)
     assert.equal(await head.text(), '')
+
+    const tooLarge = await fetch(`${base}/api/v1/books`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x'.repeat(70 * 1024), author: 'A' })
+    })
+    assert.equal(tooLarge.status, 413, 'the app sets bodyLimit to 64 KiB')
+    assert.equal((await tooLarge.json()).code, 'HP_ERR_BODY_TOO_LARGE')
   } finally {
     await app.close()
   }
