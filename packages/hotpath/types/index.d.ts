@@ -474,7 +474,10 @@ export interface HotpathInstance {
   /** Resolves to the address, e.g. `http://127.0.0.1:3000`. */
   listen(options?: ListenOptions): Promise<string>
   close(): Promise<void>
-  /** The listening server (http.Server / https.Server, or net.Server / tls.Server on `wire`). */
+  /**
+   * The server: http.Server / https.Server on `node` (from the start), or
+   * net.Server / tls.Server on `wire` (once ready() resolved).
+   */
   readonly server: Server
   /** The listening address ([] before listen()). */
   addresses(): AddressInfo[]
