@@ -182,7 +182,13 @@ function stopReading (req) {
   req.pause()
 }
 
-/** Buffers a body up to a limit; state lives on the instance, not in closures. */
+const kReader = Symbol('hotpath.bodyReader')
+
+/**
+ * Buffers a body up to a limit. The listeners are module-level functions
+ * (EventEmitter calls them with `this` = the request) that find the reader
+ * through one symbol property: no closure or bound function per request.
+ */
 class BodyReader {
   /**
    * @param {http.IncomingMessage} req
@@ -197,14 +203,11 @@ class BodyReader {
     this.chunks = []
     this.received = 0
     this.finished = false
-    this.onData = this.onData.bind(this)
-    this.onEnd = this.onEnd.bind(this)
-    this.onClose = this.onClose.bind(this)
-    this.onError = this.onError.bind(this)
-    req.on('data', this.onData)
-    req.on('end', this.onEnd)
-    req.on('close', this.onClose)
-    req.on('error', this.onError)
+    ;/** @type {any} */ (req)[kReader] = this
+    req.on('data', readerData)
+    req.on('end', readerEnd)
+    req.on('close', readerClose)
+    req.on('error', readerError)
   }
 
   /** @param {Buffer} chunk */
@@ -214,7 +217,7 @@ class BodyReader {
     if (this.received > this.limit) {
       this.chunks = []
       this.finish(createError('HP_ERR_BODY_TOO_LARGE', this.limit))
-      this.req.removeListener('data', this.onData)
+      this.req.removeListener('data', readerData)
       stopReading(this.req)
       return
     }
@@ -242,11 +245,20 @@ class BodyReader {
    */
   finish (err, body) {
     this.finished = true
-    this.req.removeListener('end', this.onEnd)
-    this.req.removeListener('close', this.onClose)
+    this.req.removeListener('end', readerEnd)
+    this.req.removeListener('close', readerClose)
     this.done(err, body)
   }
 }
+
+/** @this {any} @param {Buffer} chunk */
+function readerData (chunk) { this[kReader].onData(chunk) }
+/** @this {any} */
+function readerEnd () { this[kReader].onEnd() }
+/** @this {any} */
+function readerClose () { this[kReader].onClose() }
+/** @this {any} @param {Error} err */
+function readerError (err) { this[kReader].onError(err) }
 
 /**
  * Writes the head only once the stream has data (or ended), so a stream
