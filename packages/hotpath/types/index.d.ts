@@ -100,13 +100,13 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   /** The request-target as received: path and query. */
   url: string
   /** The path, without the query string. */
-  path: string
+  readonly path: string
   /** The request id (`genReqId`, else a counter). */
   id: string
   /** The client address (trustProxy-aware, computed on first read). */
-  ip: string | undefined
-  /** The host the client asked for (trustProxy-aware, computed on first read). */
-  hostname: string | undefined
+  readonly ip: string | undefined
+  /** The host the client asked for, without the port (trustProxy-aware, computed on first read). */
+  readonly hostname: string | undefined
   /** Every address in the X-Forwarded-For chain, the socket's first. */
   readonly ips: Array<string | undefined>
   /** 'https' over TLS; else X-Forwarded-Proto from a trusted proxy, or 'http'. */

@@ -101,3 +101,12 @@ app.get('/more', (req, reply) => {
   // @ts-expect-error statusCode is a number
   reply.statusCode = '200'
 })
+
+app.get('/readonly', (req) => {
+  // @ts-expect-error path is computed from url
+  req.path = '/x'
+  // @ts-expect-error ip is computed from the socket and trustProxy
+  req.ip = '1.2.3.4'
+  req.id = 'custom-id'
+  return req.id
+})
