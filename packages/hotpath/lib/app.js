@@ -95,10 +95,15 @@ export class Core {
     this._schemaCompiler = null
     /** @type {import('node:net').AddressInfo | null} */
     this.address = null
-    // In-flight requests not answered synchronously, swept on a coarse
-    // clock: a tick counter, so tracking costs no Date.now() per request.
-    /** @type {Set<import('./reply.js').Reply>} */
-    this.inflight = new Set()
+    // In-flight requests not answered synchronously, in a doubly linked
+    // list through the replies themselves (oldest first), swept on a coarse
+    // clock: a tick counter, so tracking costs no Date.now(), no hashing
+    // and no allocation per request (a Set cost ~60-100 ns per async
+    // request in a micro-benchmark; the list a few pointer writes).
+    /** @type {import('./reply.js').Reply | null} */
+    this.oldest = null
+    /** @type {import('./reply.js').Reply | null} */
+    this.newest = null
     this.tick = 0
     this.tickMs = Math.min(1000, Math.max(10, Math.ceil(this.requestTimeout / 10)))
     this.timeoutTicks = Math.ceil(this.requestTimeout / this.tickMs)
@@ -115,29 +120,44 @@ export class Core {
     if (this.requestTimeout === 0) return
     reply._tracked = true
     reply._since = this.tick
-    const inflight = this.inflight
-    inflight.add(reply)
-    // While something waits, the sweeper keeps the process alive (inject
-    // has no server to do it); when nothing does, it must not.
-    if (inflight.size === 1 && this.sweeper !== null) this.sweeper.ref()
+    const newest = this.newest
+    reply._older = newest
+    reply._newer = null
+    if (newest === null) {
+      this.oldest = reply
+      // While something waits, the sweeper keeps the process alive (inject
+      // has no server to do it); when nothing does, it must not.
+      if (this.sweeper !== null) this.sweeper.ref()
+    } else {
+      newest._newer = reply
+    }
+    this.newest = reply
   }
 
   /** @param {import('./reply.js').Reply} reply */
   untrack (reply) {
     reply._tracked = false
-    const inflight = this.inflight
-    inflight.delete(reply)
-    if (inflight.size === 0 && this.sweeper !== null) this.sweeper.unref()
+    const older = reply._older
+    const newer = reply._newer
+    if (older === null) this.oldest = newer
+    else older._newer = newer
+    if (newer === null) this.newest = older
+    else newer._older = older
+    reply._older = null
+    reply._newer = null
+    if (this.oldest === null && this.sweeper !== null) this.sweeper.unref()
   }
 
   sweep () {
     const tick = ++this.tick
-    for (const reply of this.inflight) {
-      if (tick - reply._since > this.timeoutTicks) {
-        this.untrack(reply)
-        timeoutReply(reply, this.requestTimeout)
-        if (!reply._done) this.track(reply) // an error handler still running gets one more period
-      }
+    // Oldest first: stop at the first request still within its time.
+    let reply = this.oldest
+    while (reply !== null && tick - reply._since > this.timeoutTicks) {
+      const next = reply._newer
+      this.untrack(reply)
+      timeoutReply(reply, this.requestTimeout)
+      if (!reply._done && !reply._tracked) this.track(reply) // an error handler still running gets one more period
+      reply = next
     }
   }
 

@@ -30,6 +30,10 @@ export class Reply {
     this._aborted = false
     this._tracked = false
     this._since = 0
+    /** @type {Reply | null} */
+    this._older = null
+    /** @type {Reply | null} */
+    this._newer = null
     this._listening = false
     this._startTime = route.app.logger === null ? 0 : performance.now()
     this._wait = 0
