@@ -12,6 +12,7 @@ export const ERRORS = {
   // Request errors (answered to the client)
   HP_ERR_NOT_FOUND: { status: 404, message: 'Route %s:%s not found' },
   HP_ERR_BAD_URL: { status: 400, message: 'Malformed URL path' },
+  HP_ERR_URL_TOO_LONG: { status: 414, message: 'The request-target is longer than %s characters' },
   HP_ERR_VALIDATION: { status: 400, message: '%s' },
   HP_ERR_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than %s bytes' },
   HP_ERR_REQUEST_ABORTED: { status: 400, message: 'Request aborted by the client' },
@@ -26,6 +27,15 @@ export const ERRORS = {
   HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
+  // Protocol errors answered by an engine before the core sees a request
+  // (node:http answers these itself with an empty body)
+  HP_ERR_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
+  HP_ERR_HEADERS_TOO_LARGE: { status: 431, message: 'Request header fields too large' },
+  HP_ERR_REQUEST_TIMEOUT: { status: 408, message: 'The request was not received within the timeout' },
+  HP_ERR_EXPECTATION_FAILED: { status: 417, message: 'Unsupported expectation' },
+  HP_ERR_HTTP_VERSION: { status: 505, message: 'HTTP version not supported' },
+  HP_ERR_NOT_READY: { status: 503, message: 'The server is not ready' },
+  HP_ERR_BODY_CONSUMED: { status: 500, message: 'The request body was already consumed' },
   // Programming errors (thrown at once to the caller, at start-up)
   HP_ERR_DEC_ALREADY_PRESENT: { status: 500, message: "The decorator '%s' has already been added" },
   HP_ERR_DEC_AFTER_READY: { status: 500, message: "The decorator '%s' was added after ready()" },

@@ -26,6 +26,10 @@ export const WAIT_ERROR_HANDLER = 5
 
 const EMPTY = Buffer.alloc(0)
 
+// RFC 9112 §3: servers should accept request-targets of at least 8000
+// octets; longer ones get 414 before any routing work.
+export const MAX_URL_LENGTH = 8192
+
 /**
  * The engine's request handler: one router lookup, then the route's
  * pipeline.
@@ -41,6 +45,10 @@ export function dispatch (core, engine, raw, res) {
   }
   const method = raw.method
   const url = raw.url
+  if (url.length > MAX_URL_LENGTH) {
+    writeError(engine, res, createError('HP_ERR_URL_TOO_LONG', MAX_URL_LENGTH), true)
+    return
+  }
   // Static paths requested exactly as declared skip the router: one Map
   // lookup instead of a tree walk and a result object (~30 ns vs ~70-150 ns).
   const entry = core.staticRoutes.get(url)

@@ -100,6 +100,12 @@ eachMode('routing', (mode) => {
     assert.equal((await s.request('/')).statusCode, 200)
   })
 
+  test('a request-target over 8192 characters → 414', async () => {
+    const res = await s.request('/users/' + 'a'.repeat(9000))
+    assert.equal(res.statusCode, 414)
+    assert.equal(res.json().code, 'HP_ERR_URL_TOO_LONG')
+  })
+
   if (SOCKET_MODES.includes(mode)) {
     test('raw: one response per request on a kept-alive connection', async () => {
       const out = await rawRequest(s.port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /users/5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
