@@ -238,7 +238,7 @@ const engines = new WeakMap()
 
 /**
  * @param {any} app
- * @param {import('./app.js').Core} core
+ * @param {import('./core.js').Core} core
  * @param {string | Record<string, any>} options
  * @returns {Promise<InjectResult>}
  */

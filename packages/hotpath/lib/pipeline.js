@@ -33,7 +33,7 @@ export const MAX_URL_LENGTH = 8192
 /**
  * The engine's request handler: one router lookup, then the route's
  * pipeline.
- * @param {import('./app.js').Core} core
+ * @param {import('./core.js').Core} core
  * @param {import('./engines/engine.js').Engine} engine
  * @param {import('./engines/engine.js').RawRequest} raw
  * @param {import('./engines/engine.js').RawResponse} res

@@ -13,7 +13,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUER
 
 export class Route {
   /**
-   * @param {import('./app.js').Core} app
+   * @param {import('./core.js').Core} app
    * @param {import('./context.js').Context} context
    * @param {any} instance   `this` for hooks and handlers
    * @param {Record<string, any>} options  as declared
