@@ -18,7 +18,6 @@ export class Request {
     this.params = params
     /** @type {unknown} */
     this.body = undefined
-    this.headers = raw.headers
     this.method = raw.method
     this.url = raw.url
     /** @type {import('./route.js').Route} */
@@ -33,6 +32,18 @@ export class Request {
     this._log = undefined
     /** @type {AbortController | undefined} */
     this._controller = undefined
+  }
+
+  /**
+   * node:http builds IncomingMessage.headers from rawHeaders on first read;
+   * a route that never looks at headers never pays for it.
+   */
+  get headers () {
+    return this.raw.headers
+  }
+
+  set headers (value) {
+    this.raw.headers = value
   }
 
   /** The path without the query string. */
