@@ -159,4 +159,30 @@ eachMode('close()', (mode) => {
     }), { code: 'ECONNREFUSED' })
     agent.destroy()
   })
+
+  test('a request arriving on a busy keep-alive socket after close() began never reaches a handler', async () => {
+    let started = false
+    let fastRuns = 0
+    const s = await setup(mode, (app) => {
+      app.get('/slow', async () => { started = true; await sleep(150); return 'slow' })
+      app.get('/', () => { fastRuns++; return 'fast' })
+    })
+    const socket = net.connect(s.port, '127.0.0.1')
+    await once(socket, 'connect')
+    let data = ''
+    socket.on('data', (c) => { data += c.toString('latin1') })
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+    assert.ok(await waitFor(() => started))
+    const closing = s.close()
+    await sleep(20)
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'close')
+    await closing
+    const statuses = [...data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1])
+    // the in-flight request completes; the late one gets 503 or a closed connection
+    assert.equal(statuses[0], '200')
+    assert.match(data, /connection: close/i)
+    assert.ok(statuses.slice(1).every((st) => st === '503'), data)
+    assert.equal(fastRuns, 0)
+  })
 }, SOCKET_MODES)
