@@ -2,11 +2,14 @@
 // `npm run fuzz:wire`. Sends generated and mutated requests to both servers
 // on 127.0.0.1 until at least 1,000,000 requests went out (or the time
 // limit), then prints the counts and exits 1 on any undocumented divergence.
-// Divergent inputs are written to wire-divergences.json for the corpus.
+// Divergent inputs are written to a JSON file in the temp folder, to be
+// turned into corpus cases (test/wire/corpus/).
 //
 //   node packages/hotpath/test/fuzz/wire-long.js [--requests N] [--seed S] [--minutes M] [--concurrency C]
 
 import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import fc from 'fast-check'
 import { startNode, startWire, runCase } from '../wire/harness.js'
@@ -66,9 +69,13 @@ while (requests < target && Date.now() < deadline) {
   console.log(`${requests} requests, ${cases} cases, ${divergences.length} divergences, ${Math.round(requests / s)} req/s`)
 }
 
-await node.close(); console.log("node closed")
-await wire.close(); console.log("wire closed")
-if (divergences.length > 0) writeFileSync('wire-divergences.json', JSON.stringify(divergences, null, 1))
+await node.close()
+await wire.close()
+if (divergences.length > 0) {
+  const file = join(tmpdir(), `wire-divergences-${seed}.json`)
+  writeFileSync(file, JSON.stringify(divergences, null, 1))
+  console.log('divergent inputs written to', file)
+}
 console.log(JSON.stringify({
   seed,
   requests,

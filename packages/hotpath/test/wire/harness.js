@@ -201,9 +201,13 @@ export function compare (bytes, node, wire) {
   const s = bytes.toString('latin1')
   const heads = splitHeads(s)
   // llhttp fails a whole read that holds bytes after a request with
-  // Connection: close (HPE_CLOSED_CONNECTION); wire answers that request and
-  // ignores the rest, which RFC 9112 §9.6 allows (nothing after it runs).
-  if (i > 0 && node[i] === 'reject' && wire[i] === undefined && /\r\nconnection:[ \t]*close[ \t]*\r\n/i.test((heads[i - 1] ?? '') + '\r\n')) {
+  // Connection: close, or an HTTP/1.0 request without keep-alive
+  // (HPE_CLOSED_CONNECTION); wire answers that request and ignores the
+  // rest, which RFC 9112 §9.6 allows (nothing after it runs).
+  const prev = (heads[i - 1] ?? '') + '\r\n'
+  const closes = /\r\nconnection:[ \t]*close[ \t]*\r\n/i.test(prev) ||
+    (/^[^\r\n]* HTTP\/1\.0\r\n/.test(prev) && !/\r\nconnection:[ \t]*keep-alive[ \t]*\r\n/i.test(prev))
+  if (i > 0 && node[i] === 'reject' && wire[i] === undefined && closes) {
     return { same: false, expected: 'bytes after a request with Connection: close: llhttp rejects the read, wire answers the request and drops the rest' }
   }
   // node:http answers an HTTP/1.1 request without Host with 400 from

@@ -726,19 +726,25 @@ export class Connection {
   }
 
   /**
-   * The client finished sending. What it sent completely is answered; a
-   * body cut short can never complete, so its request is aborted now
-   * rather than at requestTimeout.
+   * The client finished sending. The requests it sent completely are
+   * answered (then the connection closes); a body cut short can never
+   * complete, so the connection is aborted now rather than at requestTimeout.
    */
   onEnd () {
     this.closing = true
     this.stopped = true
     this.discard = true
     if (this.ended) return this.destroy()
+    if (!this.parser.idle && !this.parser.inBody && this.upgradeReq === null) {
+      // half a request head and then the end: answer like llhttp does
+      this.parser.pending = null
+      return this.onError(400, 'HP_ERR_BAD_REQUEST', 'Incomplete request')
+    }
     const req = this.current
     if (req !== null && !req.complete) {
-      this.current = null
-      this.abortBody(req)
+      // a body cut short can never complete: abort everything in flight, as
+      // node:http does (onClose reports it to the body reader and onFinish)
+      return this.destroy()
     }
     if (this.queue.length === 0 && this.streaming === null) this.shutdown()
   }

@@ -51,6 +51,10 @@ for (const m of ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'DELETE', 'GET', 'HEAD', 'LI
   'M-SEARCH', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'NOTIFY', 'OPTIONS', 'PATCH',
   'POST', 'PROPFIND', 'PROPPATCH', 'PURGE', 'PUT', 'QUERY', 'REBIND', 'REPORT', 'SEARCH', 'SOURCE',
   'SUBSCRIBE', 'TRACE', 'UNBIND', 'UNLINK', 'UNLOCK', 'UNSUBSCRIBE']) METHODS.set(m, m)
+// Every prefix of a method: a head that cannot become a request is
+// rejected as soon as its first bytes arrive, as llhttp does.
+const METHOD_PREFIXES = new Set()
+for (const m of METHODS.keys()) for (let i = 1; i <= m.length; i++) METHOD_PREFIXES.add(m.slice(0, i))
 
 // Exact spellings of common field names → their lower-case form, so the
 // usual headers cost a Map lookup instead of a toLowerCase allocation.
@@ -232,7 +236,7 @@ export class Parser {
       if (n > limits.maxUrlLength + 32) return this.fail(414, 'HP_ERR_URL_TOO_LONG', 'Request-target too long')
       // the method is known as soon as its space arrives
       const sp = data.indexOf(32, off)
-      if ((sp === -1 && n > 16) || (sp !== -1 && !METHODS.has(data.toString('latin1', off, sp)))) {
+      if (sp === -1 ? (n > 16 || !METHOD_PREFIXES.has(data.toString('latin1', off, len))) : !METHODS.has(data.toString('latin1', off, sp))) {
         return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid method')
       }
     }
