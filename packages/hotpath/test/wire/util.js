@@ -32,7 +32,8 @@ export function echo (engine, req, res) {
 
 /**
  * Sends `bytes` (a string is latin1) and resolves with everything the
- * server sent until it closed the connection (or `ms` passed).
+ * server sent until it closed the connection (or `ms` passed): the last
+ * request should ask for Connection: close.
  * @param {number} port
  * @param {string | Buffer | (string | Buffer)[]} bytes  an array is written piece by piece
  * @param {{ end?: boolean, ms?: number, gap?: number }} [opts]
@@ -52,7 +53,8 @@ export async function exchange (port, bytes, opts = {}) {
     socket.write(typeof p === 'string' ? Buffer.from(p, 'latin1') : p)
     if (opts.gap) await new Promise((resolve) => setTimeout(resolve, opts.gap))
   }
-  if (opts.end !== false && !socket.destroyed) socket.end()
+  // FIN means "gone" to the server (as on node:http): only when asked for
+  if (opts.end === true && !socket.destroyed) socket.end()
   await closed
   clearTimeout(timer)
   return { text: Buffer.concat(got).toString('latin1'), timedOut: !socket.readableEnded && got.length === 0 }

@@ -726,27 +726,22 @@ export class Connection {
   }
 
   /**
-   * The client finished sending. The requests it sent completely are
-   * answered (then the connection closes); a body cut short can never
-   * complete, so the connection is aborted now rather than at requestTimeout.
+   * The client sent FIN. Like node:http (without httpAllowHalfOpen), that
+   * counts as the client going away: whatever is in flight is aborted
+   * (onClose reports it to body readers, streams and onFinish). Half a
+   * request head gets the 400 llhttp would give it.
    */
   onEnd () {
     this.closing = true
     this.stopped = true
     this.discard = true
     if (this.ended) return this.destroy()
-    if (!this.parser.idle && !this.parser.inBody && this.upgradeReq === null) {
-      // half a request head and then the end: answer like llhttp does
+    if (!this.parser.idle && !this.parser.inBody && this.upgradeReq === null && this.queue.length === 0) {
       this.parser.pending = null
       return this.onError(400, 'HP_ERR_BAD_REQUEST', 'Incomplete request')
     }
-    const req = this.current
-    if (req !== null && !req.complete) {
-      // a body cut short can never complete: abort everything in flight, as
-      // node:http does (onClose reports it to the body reader and onFinish)
-      return this.destroy()
-    }
-    if (this.queue.length === 0 && this.streaming === null) this.shutdown()
+    if (this.queue.length > 0 || this.current !== null || this.streaming !== null) return this.destroy()
+    this.shutdown()
   }
 
   /** The socket closed: everything still in flight is aborted, once. */
