@@ -26,6 +26,7 @@ const PAUSE_BODY = 4
 
 const EMPTY = Buffer.alloc(0)
 const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n'
+const OUT_BATCH = 64 * 1024
 
 export class Connection {
   /**
@@ -54,6 +55,7 @@ export class Connection {
     this.queue = []
     /** @type {(string | Buffer)[] | null} writes collected during a read */
     this.out = null
+    this.outBytes = 0
     this.endAfterFlush = false
     this.writeBlocked = false
     this.paused = 0
@@ -86,10 +88,19 @@ export class Connection {
     this.updatePhase()
   }
 
+  /** Ends a read: collected writes go out, then a pending half-close. */
   flush () {
-    const out = this.out
+    if (this.out !== null && this.out.length > 0) this.drainOut()
     this.out = null
-    if (out === null || this.detached) return
+    if (this.endAfterFlush) this.shutdown()
+  }
+
+  /** Writes what was collected so far in one socket write (or one writev). */
+  drainOut () {
+    const out = /** @type {(string | Buffer)[]} */ (this.out)
+    this.out = []
+    this.outBytes = 0
+    if (this.detached) return
     const socket = this.socket
     let ok = true
     if (out.length === 1) {
@@ -106,7 +117,6 @@ export class Connection {
       }
     }
     if (!ok) this.blocked()
-    if (this.endAfterFlush) this.shutdown()
   }
 
   /** @param {string | Buffer} data */
@@ -114,7 +124,12 @@ export class Connection {
     if (this.closedWrite) return
     if (this.out !== null) {
       this.out.push(data)
-    } else if (!this.detached && !this.closedWrite) {
+      // one read of small pipelined requests can ask for huge responses:
+      // past 64 KiB the batch goes out now, so the socket's backpressure
+      // (a client that does not read) stops the parsing of this very read
+      this.outBytes += data.length
+      if (this.outBytes >= OUT_BATCH) this.drainOut()
+    } else if (!this.detached) {
       if (!this.socket.write(data)) this.blocked()
     }
   }
