@@ -49,6 +49,17 @@ export class Hotpath {
     return this._ctx.prefix
   }
 
+  /**
+   * The last load sample and whether new requests are being shed (the
+   * `load` option); all zero when no load limit is set.
+   */
+  get load () {
+    const core = this._core
+    const m = core.loadMonitor
+    const r = m === null ? { eventLoopDelay: 0, eventLoopUtilization: 0, heapUsed: 0, rss: 0 } : m.reading
+    return { ...r, overloaded: core.overloaded }
+  }
+
   addresses () {
     return this._core.address === null ? [] : [this._core.address]
   }

@@ -116,6 +116,7 @@ export async function doReady (core) {
     core.sweeper = setInterval(() => core.sweep(), core.tickMs)
     core.sweeper.unref()
   }
+  if (core.loadMonitor !== null) core.loadMonitor.start()
   for (const hook of core.appHooks.onReady) await hook()
   core.isReady = true
 }
@@ -157,5 +158,6 @@ export async function doClose (core) {
   if (core.engine !== null) await core.engine.close()
   if (core.sweeper !== null) clearInterval(core.sweeper)
   core.sweeper = null
+  if (core.loadMonitor !== null) core.loadMonitor.stop()
   for (const hook of core.appHooks.onClose) await hook()
 }

@@ -10,6 +10,7 @@ import { SchemaCompiler } from './schema.js'
 import { timeoutReply } from './finish.js'
 import { DEFAULT_ENGINE, isEngineName } from './engines/index.js'
 import { createNodeEngine } from './engines/node.js'
+import { LoadMonitor } from './load.js'
 
 /** @typedef {import('./route.js').Route} Route */
 
@@ -100,6 +101,12 @@ export class Core {
     this.timeoutTicks = Math.ceil(this.requestTimeout / this.tickMs)
     /** @type {NodeJS.Timeout | null} */
     this.sweeper = null
+    /** set by the load monitor; read once per request by dispatch */
+    this.overloaded = false
+    /** @type {LoadMonitor | null} */
+    this.loadMonitor = null
+    const monitor = new LoadMonitor(this, options.load)
+    if (monitor.enabled) this.loadMonitor = monitor
   }
 
   schemaCompiler () {

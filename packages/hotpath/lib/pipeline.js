@@ -15,6 +15,7 @@ import { runValidator } from './schema.js'
 import { readStream } from './body/read.js'
 import { ensureFinishListener } from './finish.js'
 import { handleError } from './error-handling.js'
+import { writeOverloaded } from './load.js'
 import { sendPayload, writeError, resumePayloadHook, runPayloadHooks, STAGE_PARSE } from './send.js'
 
 // What a parked request waits for.
@@ -41,6 +42,11 @@ export const MAX_URL_LENGTH = 8192
 export function dispatch (core, engine, raw, res) {
   if (engine.isClosing()) {
     writeError(engine, res, createError('HP_ERR_SERVER_CLOSING'), true)
+    return
+  }
+  // The whole per-request cost of overload protection: one boolean.
+  if (core.overloaded) {
+    writeOverloaded(/** @type {import('./load.js').LoadMonitor} */ (core.loadMonitor), engine, raw, res)
     return
   }
   const method = raw.method

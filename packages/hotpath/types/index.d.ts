@@ -481,6 +481,8 @@ export interface HotpathInstance {
   readonly server: Server
   /** The listening address ([] before listen()). */
   addresses(): AddressInfo[]
+  /** The last load sample (see the `load` option). */
+  readonly load: LoadReading
   readonly log: HotpathLogger
   /** The prefix of this context ('' at the root). */
   readonly prefix: string
@@ -525,6 +527,37 @@ export interface HotpathOptions {
   https?: SecureContextOptions & TlsOptions
   /** 'node' (default) runs on node:http; 'wire' on hotpath's own HTTP/1.1 engine. */
   engine?: 'node' | 'wire'
+  /**
+   * Overload protection: while the last sample is over a limit, new requests
+   * answer 503 HP_ERR_SERVER_OVERLOADED with Retry-After. Every limit is off
+   * by default (0 or absent).
+   */
+  load?: LoadOptions
+}
+
+export interface LoadOptions {
+  /** Mean event-loop delay over the last interval, in ms. */
+  maxEventLoopDelay?: number
+  /** Event-loop utilization over the last interval, 0 to 1. */
+  maxEventLoopUtilization?: number
+  /** process.memoryUsage().heapUsed, in bytes. */
+  maxHeapUsedBytes?: number
+  /** process.memoryUsage().rss, in bytes. */
+  maxRssBytes?: number
+  /** ms between samples (default 1000). */
+  sampleInterval?: number
+  /** Seconds sent in Retry-After (default 10). */
+  retryAfter?: number
+}
+
+/** The last load sample (`app.load`); a field whose limit is not set reads 0. */
+export interface LoadReading {
+  eventLoopDelay: number
+  eventLoopUtilization: number
+  heapUsed: number
+  rss: number
+  /** New requests are being answered 503. */
+  overloaded: boolean
 }
 
 // ---------------------------------------------------------------------------

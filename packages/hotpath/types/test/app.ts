@@ -35,6 +35,14 @@ hotpath({ bodylimit: 10 })
 // @ts-expect-error genReqId returns a string
 hotpath({ genReqId: () => 42 })
 
+hotpath({ load: { maxEventLoopDelay: 200, maxEventLoopUtilization: 0.98, maxHeapUsedBytes: 1e9, maxRssBytes: 2e9, sampleInterval: 500, retryAfter: 5 } })
+// @ts-expect-error load limits are numbers
+hotpath({ load: { maxEventLoopDelay: '200ms' } })
+// @ts-expect-error unknown load option
+hotpath({ load: { maxCpu: 1 } })
+expectTypeOf(app.load.overloaded).toBe<boolean>()
+expectTypeOf(app.load.eventLoopDelay).toBe<number>()
+
 const options: HotpathOptions = { requestTimeout: 1000 }
 hotpath(options)
 
