@@ -79,10 +79,14 @@ export function runValidator (v, data) {
   const path = first ? first.instancePath : ''
   const message = `${v.part}${path} ${first ? first.message : 'is invalid'}`
   const err = createError('HP_ERR_VALIDATION', message)
-  err.details = {
-    validation: errors.map((/** @type {any} */ e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, params: e.params, message: e.message })),
-    validationContext: v.part
-  }
+  const validation = errors.map((/** @type {any} */ e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, params: e.params, message: e.message }))
+  // On the error itself as Fastify users expect (error.validation,
+  // error.validationContext), and in `details`, the fields merged into the
+  // default 400 body; both share the one array.
+  const e = /** @type {any} */ (err)
+  e.validation = validation
+  e.validationContext = v.part
+  err.details = { validation, validationContext: v.part }
   return err
 }
 

@@ -232,13 +232,19 @@ export interface HotpathError extends Error {
    * `validationContext`, the part that failed.
    */
   details?: ErrorDetails
+  /** On a validation failure (HP_ERR_VALIDATION): the list of issues, as sent in the 400 body. */
+  validation?: ValidationIssue[]
+  /** On a validation failure (HP_ERR_VALIDATION): the part of the request that failed. */
+  validationContext?: ValidationContext
   /** A 4xx error marked `expose` has its message sent to the client. */
   expose?: boolean
 }
 
+export type ValidationContext = 'params' | 'querystring' | 'headers' | 'body'
+
 export interface ErrorDetails {
   validation?: ValidationIssue[]
-  validationContext?: 'params' | 'querystring' | 'headers' | 'body'
+  validationContext?: ValidationContext
   [key: string]: unknown
 }
 

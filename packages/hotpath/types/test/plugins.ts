@@ -78,6 +78,11 @@ app.setErrorHandler((error, req, reply) => {
   if (error.details?.validationContext === 'body') reply.code(422)
   // @ts-expect-error validationContext is one of the four parts
   if (error.details?.validationContext === 'cookies') reply.code(422)
+  // and, as in Fastify, on the error itself
+  for (const issue of error.validation ?? []) void issue.keyword
+  if (error.validationContext === 'querystring') reply.code(422)
+  // @ts-expect-error validationContext is one of the four parts
+  if (error.validationContext === 'cookies') reply.code(422)
   return { message: error.message }
 })
 
