@@ -47,11 +47,20 @@ function callErrorHandler (reply) {
     park(reply, r)
     return
   }
-  if (r !== undefined && r !== reply) {
-    reply.send(r)
-    return
-  }
-  if (r === undefined) defaultErrorHandler(/** @type {Error} */ (reply._error), reply.request, reply)
+  afterErrorHandler(reply, r)
+}
+
+/**
+ * What an error handler returned (or its promise resolved to) when it had
+ * not sent: one rule for sync and async handlers alike.
+ * @param {import('./reply.js').Reply} reply
+ * @param {unknown} value
+ */
+export function afterErrorHandler (reply, value) {
+  // undefined: the handler chose not to answer; the default answer does.
+  if (value === undefined) defaultErrorHandler(/** @type {Error} */ (reply._error), reply.request, reply)
+  // the reply itself: the handler sends later, bounded by the request timeout.
+  else if (value !== reply) reply.send(value)
 }
 
 /**
@@ -62,11 +71,26 @@ function callErrorHandler (reply) {
  * @param {import('./reply.js').Reply} reply
  */
 export function defaultErrorHandler (err, req, reply) {
+  // While erroring, send(err) answers the error: see errorPayload.
+  reply.send(err)
+}
+
+/**
+ * The body for `reply.send(error)` on the error path, from the default
+ * handler or a custom one alike: the status (the reply's if already an
+ * error status, else the error's), logged as the default handler logs it
+ * (5xx once at error level with the request id, 4xx but 404 at info), and
+ * the message masked unless the error was made for the client.
+ * @param {import('./reply.js').Reply} reply
+ * @param {Error} err
+ */
+export function errorPayload (reply, err) {
   const status = reply.statusCode >= 400 ? reply.statusCode : statusOf(err)
   reply.statusCode = status
-  if (status >= 500) req.log.error({ err }, 'request failed')
-  else if (status !== 404) req.log.info({ err: { message: err.message, code: /** @type {any} */ (err).code } }, 'request rejected')
-  reply.send(errorBody(err, status))
+  const log = reply.request.log
+  if (status >= 500) log.error({ err }, 'request failed')
+  else if (status !== 404) log.info({ err: { message: err.message, code: /** @type {any} */ (err).code } }, 'request rejected')
+  return errorBody(err, status)
 }
 
 /**

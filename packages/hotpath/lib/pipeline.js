@@ -14,7 +14,7 @@ import { isThenable } from './hooks.js'
 import { runValidator } from './schema.js'
 import { readStream } from './body/read.js'
 import { ensureFinishListener } from './finish.js'
-import { handleError } from './error-handling.js'
+import { handleError, afterErrorHandler } from './error-handling.js'
 import { writeOverloaded } from './load.js'
 import { sendPayload, writeError, resumePayloadHook, runPayloadHooks, STAGE_PARSE } from './send.js'
 
@@ -163,8 +163,7 @@ function resume (reply, value) {
       return
     case WAIT_ERROR_HANDLER:
       if (reply.sent) return
-      if (value !== undefined && value !== reply) reply.send(value)
-      else writeError(reply.engine, reply.raw, createError('HP_ERR_INTERNAL'), false, reply)
+      afterErrorHandler(reply, value)
   }
 }
 

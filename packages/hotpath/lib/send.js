@@ -6,7 +6,7 @@ import { createError } from './errors.js'
 import { isThenable } from './hooks.js'
 import { pickSerializer } from './schema.js'
 import { park, readParsedStream, WAIT_PAYLOAD_HOOK } from './pipeline.js'
-import { handleError, errorBody } from './error-handling.js'
+import { handleError, errorBody, errorPayload } from './error-handling.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -62,7 +62,7 @@ export function sendPayload (reply, payload) {
       handleError(reply, payload)
       return
     }
-    payload = errorBody(payload, reply.statusCode)
+    payload = errorPayload(reply, payload)
   }
   reply.sent = true
   if (payloadKind(payload) === KIND_JSON) {
