@@ -4,7 +4,7 @@
 // Request/Reply classes of its context.
 import { REQUEST_HOOKS } from './hooks.js'
 import { createError } from './errors.js'
-import { pickSerializer } from './schema.js'
+import { pickSerializer, serializerTable } from './schema.js'
 import { defaultErrorHandler } from './error-handling.js'
 
 // Methods whose requests may carry a body hotpath parses (RFC 9110 §9.3:
@@ -54,6 +54,10 @@ export class Route {
     this.serializers = null
     /** @type {import('./schema.js').SerializeFn | null} */
     this.serialize200 = null
+    /** status → serializer, for exact codes in the response schema @type {Map<number, import('./schema.js').SerializeFn>} */
+    this.serializeExact = new Map()
+    /** first digit of the status → its class's serializer, else 'default' @type {(import('./schema.js').SerializeFn | null)[]} */
+    this.serializeByClass = []
     /** @type {Function} */
     this.errorHandler = defaultErrorHandler
     /** @type {typeof import('./request.js').Request} */
@@ -102,6 +106,9 @@ export class Route {
       if (schema.response) {
         this.serializers = compiler.serializers(schema.response, where)
         this.serialize200 = pickSerializer(this.serializers, 200)
+        const table = serializerTable(this.serializers)
+        this.serializeExact = table.exact
+        this.serializeByClass = table.byClass
       }
     }
     this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || this.app.logger !== null

@@ -4,7 +4,6 @@
 import { Readable } from 'node:stream'
 import { createError } from './errors.js'
 import { isThenable } from './hooks.js'
-import { pickSerializer } from './schema.js'
 import { park, readParsedStream, WAIT_PAYLOAD_HOOK } from './pipeline.js'
 import { handleError, errorBody, errorPayload } from './error-handling.js'
 
@@ -95,7 +94,9 @@ function serialize (reply, payload) {
     if (route.serializers === null) {
       body = JSON.stringify(payload)
     } else {
-      const fn = reply.statusCode === 200 ? route.serialize200 : pickSerializer(route.serializers, reply.statusCode)
+      const status = reply.statusCode
+      // The tables built at ready(): no string per request (see serializerTable).
+      const fn = status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
       body = fn === null ? JSON.stringify(payload) : fn(payload)
     }
   } catch (err) {
