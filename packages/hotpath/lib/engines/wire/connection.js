@@ -797,7 +797,11 @@ export class Connection {
    * @returns {import('node:net').Socket}
    */
   detach () {
-    this.flush()
+    if (this.out !== null && this.out.length > 0) this.drainOut()
+    this.out = null
+    // nothing more is parsed or written by the engine on this socket
+    this.stopped = true
+    this.discard = true
     this.detached = true
     this.engine.connections.delete(this)
     this.engine.unbind(this)
