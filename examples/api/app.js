@@ -15,9 +15,9 @@ export const SEED = [
  * @param {boolean | object} [options.logger]  hotpath's `logger` option (off by default)
  * @param {string} [options.apiKey]  when set, writes need `Authorization: Bearer <apiKey>`
  * @param {BookStore} [options.store]
- * @param {'node' | 'wire'} [options.engine]  the HTTP engine (node:http by default)
+ * @param {'node' | 'wire'} [options.engine]  the HTTP engine (hotpath's default, wire, when unset)
  */
-export function build ({ logger = false, apiKey, store = new BookStore(SEED), engine = 'node' } = {}) {
+export function build ({ logger = false, apiKey, store = new BookStore(SEED), engine } = {}) {
   const app = hotpath({ logger, engine, bodyLimit: 64 * 1024 })
 
   // A decorator: the app and every plugin context reach the store as

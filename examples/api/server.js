@@ -1,5 +1,5 @@
 // Puts the API on a socket. PORT and HOST choose where (127.0.0.1:3000 by
-// default), ENGINE=wire picks hotpath's own HTTP engine; SIGINT/SIGTERM close
+// default), ENGINE=node runs it on node:http instead of hotpath's own engine; SIGINT/SIGTERM close
 // it gracefully: in-flight requests finish, new ones are refused, then the
 // process exits.
 import { build } from './app.js'
@@ -9,7 +9,7 @@ const host = process.env.HOST ?? '127.0.0.1'
 // How long a graceful close may take before the process gives up on it.
 const CLOSE_GRACE_MS = 10_000
 
-const engine = process.env.ENGINE === 'wire' ? 'wire' : 'node'
+const engine = process.env.ENGINE === 'node' ? 'node' : 'wire'
 const app = build({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, apiKey: process.env.API_KEY, engine })
 
 let closing = false

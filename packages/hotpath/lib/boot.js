@@ -4,7 +4,6 @@ import { Context } from './context.js'
 import { Route } from './route.js'
 import { createError } from './errors.js'
 import { dispatch } from './pipeline.js'
-import { createEngine } from './engines/index.js'
 import { kPlugin } from './plugin.js'
 
 /** @typedef {import('./core.js').Core} Core */
@@ -72,7 +71,6 @@ async function loadPlugin (core, parentCtx, item) {
 export async function doReady (core) {
   await loadPlugins(core, core.root)
   core.locked = true
-  if (core.engine === null) core.engine = await createEngine(core.engineName, core.engineOptions)
   const router = core.router
   // HEAD is answered for every GET route that has no HEAD route of its own.
   /** @type {Map<string, Route>} */
@@ -155,7 +153,7 @@ function defaultNotFound (req) {
 /** @param {Core} core */
 export async function doClose (core) {
   for (const hook of core.appHooks.preClose) await hook()
-  if (core.engine !== null) await core.engine.close()
+  await core.engine.close()
   if (core.sweeper !== null) clearInterval(core.sweeper)
   core.sweeper = null
   if (core.loadMonitor !== null) core.loadMonitor.stop()

@@ -8,8 +8,7 @@ import { createLogger } from './logger.js'
 import { compileTrust } from './proxy.js'
 import { SchemaCompiler } from './schema.js'
 import { timeoutReply } from './finish.js'
-import { DEFAULT_ENGINE, isEngineName } from './engines/index.js'
-import { createNodeEngine } from './engines/node.js'
+import { DEFAULT_ENGINE, createEngine, isEngineName } from './engines/index.js'
 import { LoadMonitor } from './load.js'
 
 /** @typedef {import('./route.js').Route} Route */
@@ -70,8 +69,9 @@ export class Core {
     this.root = new Context(null, '')
     /** @type {Context[]} every context, root first */
     this.allContexts = [this.root]
-    /** @type {import('./engines/engine.js').Engine | null} */
-    this.engine = engineName === 'node' ? createNodeEngine(this.engineOptions) : null
+    // Created now, so app.server exists before listen(), as in Fastify.
+    /** @type {import('./engines/engine.js').Engine} */
+    this.engine = createEngine(engineName, this.engineOptions)
     /** @type {import('./engines/engine.js').Engine | null} */
     this.injectEngine = null
     /** @type {Promise<void> | null} */

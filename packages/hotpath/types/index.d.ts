@@ -531,7 +531,7 @@ export interface HotpathOptions {
   genReqId?: (raw: RawRequest) => string
   /** TLS options: serves HTTPS. */
   https?: SecureContextOptions & TlsOptions
-  /** 'node' (default) runs on node:http; 'wire' on hotpath's own HTTP/1.1 engine. */
+  /** 'wire' (default) runs on hotpath's own HTTP/1.1 engine; 'node' on node:http. */
   engine?: 'node' | 'wire'
   /**
    * Overload protection: while the last sample is over a limit, new requests

@@ -1,33 +1,22 @@
-// Maps the `engine` option to an engine factory. The wire engine is loaded
-// on demand, so the core works (and `engine: 'node'` costs nothing extra)
-// whether or not lib/engines/wire/ is present.
+// Maps the `engine` option to an engine factory. `wire` (hotpath's own
+// HTTP/1.1 engine on node:net) is the default: on a hello-world route it
+// serves well over node:http's throughput (figures in the README); `node`
+// runs on node:http for anything that needs its full IncomingMessage /
+// ServerResponse surface.
 import { createNodeEngine } from './node.js'
+import { createWireEngine } from './wire/index.js'
 import { createError } from '../errors.js'
 
-export const DEFAULT_ENGINE = 'node'
+export const DEFAULT_ENGINE = 'wire'
 
 /**
  * @param {string} name
  * @param {import('./engine.js').EngineOptions} options
- * @returns {Promise<import('./engine.js').Engine>}
+ * @returns {import('./engine.js').Engine}
  */
-export async function createEngine (name, options) {
+export function createEngine (name, options) {
   if (name === 'node') return createNodeEngine(options)
-  if (name === 'wire') {
-    /** @type {any} */
-    let mod
-    try {
-      // A variable specifier keeps bundlers and tsc from requiring the file.
-      const specifier = './wire/index.js'
-      mod = await import(specifier)
-    } catch (err) {
-      throw createError('HP_ERR_ENGINE_UNAVAILABLE', name, /** @type {Error} */ (err).message)
-    }
-    if (typeof mod.createWireEngine !== 'function') {
-      throw createError('HP_ERR_ENGINE_UNAVAILABLE', name, 'createWireEngine is not exported')
-    }
-    return mod.createWireEngine(options)
-  }
+  if (name === 'wire') return createWireEngine(options)
   throw createError('HP_ERR_UNKNOWN_ENGINE', name)
 }
 
