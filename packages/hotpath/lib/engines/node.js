@@ -35,25 +35,25 @@ export function createNodeEngine (options) {
   // Node's default 'timeout' handling is fine; keep the socket idle timeout
   // off (timeouts above cover slow clients).
   server.timeout = 0
-  if (options.onClientError) {
-    const log = options.onClientError
-    server.on('clientError', onClientError)
-    /**
-     * node:http answers 400/408/431 itself when no listener is set; with one,
-     * we must do it, so mirror node's default answers.
-     * @param {Error & { code?: string }} err
-     * @param {import('node:net').Socket} socket
-     */
-    function onClientError (err, socket) {
-      log(err)
-      if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
-        const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
-          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
-            : '400 Bad Request'
-        socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
-      }
-      socket.destroySoon()
+  // node:http answers a malformed request itself with an empty body; with a
+  // listener we answer it as wire does, with a JSON body naming the problem
+  // (llhttp's reason, e.g. "Invalid header value char").
+  const log = options.onClientError
+  server.on('clientError', onClientError)
+  /**
+   * @param {Error & { code?: string, reason?: string }} err
+   * @param {import('node:net').Socket} socket
+   */
+  function onClientError (err, socket) {
+    if (log) log(err)
+    if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
+      const error = err.code === 'HPE_HEADER_OVERFLOW' ? createError('HP_ERR_HEADERS_TOO_LARGE')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? createError('HP_ERR_REQUEST_TIMEOUT')
+          : createError('HP_ERR_BAD_REQUEST', typeof err.reason === 'string' ? err.reason : 'unparsable request')
+      const body = JSON.stringify({ statusCode: error.statusCode, code: error.code, error: http.STATUS_CODES[error.statusCode], message: error.message })
+      socket.end(`HTTP/1.1 ${error.statusCode} ${http.STATUS_CODES[error.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
     }
+    socket.destroySoon()
   }
 
   let closing = false
