@@ -99,6 +99,9 @@ function serialize (reply, payload) {
       const fn = status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
       body = fn === null ? JSON.stringify(payload) : fn(payload)
     }
+    // JSON.stringify returns undefined for a symbol, a function or a
+    // toJSON() that returns nothing: a programming error, not an empty 200.
+    if (typeof body !== 'string') throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
   } catch (err) {
     const e = createError('HP_ERR_SERIALIZATION')
     e.cause = err

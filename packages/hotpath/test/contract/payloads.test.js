@@ -14,6 +14,10 @@ eachMode('payloads and reply', (mode) => {
       app.get('/null', () => null)
       app.get('/array', () => [1, 'two'])
       app.get('/number', (req, reply) => reply.send(42))
+      // JSON.stringify gives undefined for these: not a body anyone meant to send.
+      app.get('/symbol', () => Symbol('x'))
+      app.get('/function', () => () => {})
+      app.get('/to-json-undefined', () => ({ toJSON () {} }))
       app.get('/stream', (req, reply) => reply.type('text/csv').send(Readable.from(['a,b\n', '1,2\n'])))
       app.get('/stream-fails-late', () => {
         let sent = false
@@ -61,6 +65,14 @@ eachMode('payloads and reply', (mode) => {
     assert.equal(String(res.headers['content-length']), '0')
     assert.deepEqual((await s.request('/array')).json(), [1, 'two'])
     assert.equal((await s.request('/number')).body, '42')
+  })
+
+  test('a payload JSON cannot represent (symbol, function, toJSON → undefined) → 500 HP_ERR_SERIALIZATION, not an empty 200', async () => {
+    for (const url of ['/symbol', '/function', '/to-json-undefined']) {
+      const res = await s.request(url)
+      assert.equal(res.statusCode, 500, url)
+      assert.equal(res.json().code, 'HP_ERR_SERIALIZATION', url)
+    }
   })
 
   test('Node and web streams are streamed', async () => {
