@@ -106,3 +106,27 @@ export function proxyAddress (socketAddress, xff, trust) {
   }
   return address
 }
+
+/**
+ * req.ips: the socket peer, then each X-Forwarded-For hop for as long as
+ * the address before it is trusted (closest first, as proxy-addr's all()).
+ * Without trustProxy the header is anyone's word, so only the peer counts.
+ * @param {string | undefined} socketAddress
+ * @param {unknown} xff
+ * @param {TrustFn | null} trust
+ * @returns {Array<string | undefined>}
+ */
+export function proxyAddresses (socketAddress, xff, trust) {
+  /** @type {Array<string | undefined>} */
+  const out = [socketAddress]
+  if (trust === null || socketAddress === undefined || typeof xff !== 'string') return out
+  const hops = xff.split(',')
+  let address = socketAddress
+  let hop = 0
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!trust(address, hop++)) break
+    address = hops[i].trim()
+    out.push(address)
+  }
+  return out
+}

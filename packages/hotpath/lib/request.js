@@ -4,7 +4,7 @@
 // computed on first read.
 import { parseQuery } from './body/urlencoded.js'
 import { ensureFinishListener } from './finish.js'
-import { proxyAddress } from './proxy.js'
+import { proxyAddress, proxyAddresses } from './proxy.js'
 import { NOOP_LOGGER } from './logger.js'
 
 export class Request {
@@ -98,12 +98,9 @@ export class Request {
     return proxyAddress(socketAddress, this.headers['x-forwarded-for'], app.trustProxy)
   }
 
-  /** Every address in the forwarding chain, client first (trustProxy-aware). */
+  /** The socket peer, then the forwarded hops trustProxy vouches for, closest first. */
   get ips () {
-    const socketAddress = this.reply.engine.remoteAddress(this.raw)
-    const xff = this.headers['x-forwarded-for']
-    const list = typeof xff === 'string' ? xff.split(',').map((s) => s.trim()).reverse() : []
-    return [socketAddress, ...list]
+    return proxyAddresses(this.reply.engine.remoteAddress(this.raw), this.headers['x-forwarded-for'], this.route.app.trustProxy)
   }
 
   /** The host the client asked for, without the port, honouring trustProxy. */

@@ -145,7 +145,7 @@ eachMode('request fields', (mode) => {
   let proxied
   /** @param {any} app */
   const build = (app) => {
-    app.get('/info', (/** @type {any} */ req) => ({ ip: req.ip, hostname: req.hostname, protocol: req.protocol, id: req.id, method: req.method, routeUrl: req.routeOptions.url }))
+    app.get('/info', (/** @type {any} */ req) => ({ ip: req.ip, ips: req.ips, hostname: req.hostname, protocol: req.protocol, id: req.id, method: req.method, routeUrl: req.routeOptions.url }))
   }
   before(async () => {
     s = await setup(mode, build)
@@ -156,6 +156,8 @@ eachMode('request fields', (mode) => {
   test('ip, hostname, protocol and id', async () => {
     const res = (await s.request({ url: '/info', headers: { host: 'example.com:8080', 'x-forwarded-for': '1.2.3.4' } })).json()
     assert.equal(res.ip, '127.0.0.1')
+    // without trustProxy, X-Forwarded-For is anyone's word: not an address
+    assert.deepEqual(res.ips, ['127.0.0.1'])
     assert.equal(res.hostname, 'example.com')
     assert.equal(res.protocol, 'http')
     assert.equal(typeof res.id, 'string')
@@ -171,5 +173,8 @@ eachMode('request fields', (mode) => {
     assert.equal(res.protocol, 'https')
     const spoofed = (await proxied.request({ url: '/info', headers: { 'x-forwarded-for': '9.9.9.9, 8.8.8.8' } })).json()
     assert.equal(spoofed.ip, '8.8.8.8')
+    // closest first, up to the first hop no trusted proxy vouches for
+    assert.deepEqual(res.ips, ['127.0.0.1', '10.1.2.3', '9.9.9.9'])
+    assert.deepEqual(spoofed.ips, ['127.0.0.1', '8.8.8.8'])
   })
 })
