@@ -107,7 +107,7 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   readonly ip: string | undefined
   /** The host the client asked for, without the port (trustProxy-aware, computed on first read). */
   readonly hostname: string | undefined
-  /** Every address in the X-Forwarded-For chain, the socket's first. */
+  /** The socket peer, then the X-Forwarded-For hops trusted proxies vouch for, closest first (only the peer without trustProxy). */
   readonly ips: Array<string | undefined>
   /** 'https' over TLS; else X-Forwarded-Proto from a trusted proxy, or 'http'. */
   readonly protocol: string
