@@ -242,8 +242,11 @@ function bodyError (reply, err, limit) {
   if (code === 'HP_ERR_BODY_TOO_LARGE') {
     reply.header('connection', 'close')
     handleError(reply, createError(code, limit))
-  } else if (code === 'HP_ERR_REQUEST_ABORTED') {
+  } else if (code === 'HP_ERR_REQUEST_ABORTED' || code === 'HP_ERR_REQUEST_TIMEOUT') {
     handleError(reply, createError(code))
+  } else if (code === 'HP_ERR_BAD_REQUEST') {
+    // broken chunked framing; the engine closes the connection after this
+    handleError(reply, createError(code, err.message))
   } else {
     handleError(reply, err)
   }

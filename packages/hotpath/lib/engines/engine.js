@@ -77,7 +77,9 @@
  *   buffers the whole body. Past `limit` bytes (declared or received) calls
  *   done with a 413 error (code HP_ERR_BODY_TOO_LARGE) at once and stops
  *   reading without buffering the rest. A client abort calls done with a
- *   400 error (code HP_ERR_REQUEST_ABORTED). done is called exactly once.
+ *   400 error (code HP_ERR_REQUEST_ABORTED); broken chunked framing with a
+ *   400 (HP_ERR_BAD_REQUEST, the parser's reason as message); a request
+ *   timeout with a 408 (HP_ERR_REQUEST_TIMEOUT). done is called exactly once.
  *   The core answers from the `code` (its own message and status), so an
  *   engine's error needs only the right code.
  * @property {(raw: RawRequest) => import('node:stream').Readable} bodyStream

@@ -148,7 +148,7 @@ test('slow-drip headers get 408 from headersTimeout and the socket is closed', a
   assert.equal(s.calls.count, 0)
 })
 
-test('slow-drip body gets 408 from requestTimeout; the handler sees an aborted body', async (t) => {
+test('slow-drip body gets 408 from requestTimeout; the body reader fails with the timeout', async (t) => {
   /** @type {any} */
   let bodyErr = null
   const s = await serve({ headersTimeout: 500, requestTimeout: 1000 }, (engine, req, res) => {
@@ -161,7 +161,8 @@ test('slow-drip body gets 408 from requestTimeout; the handler sees an aborted b
   const pieces = ['POST / HTTP/1.1\r\n' + H + 'Content-Length: 500\r\n\r\n', ...'x'.repeat(400).split('')]
   const { text } = await exchange(s.port, pieces, { gap: 20, end: false, ms: 15_000 })
   assert.equal(responses(text)[0].status, 408)
-  assert.equal(bodyErr?.code, 'HP_ERR_REQUEST_ABORTED')
+  assert.equal(bodyErr?.code, 'HP_ERR_REQUEST_TIMEOUT')
+  assert.equal(bodyErr?.statusCode, 408)
 })
 
 test('idle keep-alive sockets are closed after keepAliveTimeout', async (t) => {

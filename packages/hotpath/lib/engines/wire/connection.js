@@ -287,9 +287,10 @@ export class Connection {
     this.engine.clientError(Object.assign(new Error(message), { code, statusCode: status }), this)
     const req = this.current
     if (req !== null) {
-      // a broken chunked body: the request the application holds is aborted
+      // a broken chunked body: the request the application holds fails
+      // with the parser's reason, so its answer says what was wrong
       this.current = null
-      this.abortBody(req)
+      this.abortBody(req, status, code, message)
     }
     if (this.queue.length === 0) {
       this.send(errorResponse(status, code, message, this.engine.dateLine))
@@ -396,8 +397,14 @@ export class Connection {
     this.resume(PAUSE_BODY)
   }
 
-  /** @param {WireRequest} req */
-  abortBody (req) {
+  /**
+   * Fails the body the application is reading (default: the client left).
+   * @param {WireRequest} req
+   * @param {number} [status]
+   * @param {string} [code]
+   * @param {string} [message]
+   */
+  abortBody (req, status = 400, code = 'HP_ERR_REQUEST_ABORTED', message = 'Request aborted') {
     req.aborted = true
     const kind = req.sinkKind
     req.sinkKind = 3
@@ -405,10 +412,10 @@ export class Connection {
       const done = /** @type {(err: any) => void} */ (req.done)
       req.done = null
       req.chunks = null
-      done(bodyError(400, 'HP_ERR_REQUEST_ABORTED', 'Request aborted'))
+      done(bodyError(status, code, message))
     } else if (kind === 2) {
       const stream = /** @type {import('node:stream').Readable} */ (req.stream)
-      stream.destroy(bodyError(400, 'HP_ERR_REQUEST_ABORTED', 'Request aborted'))
+      stream.destroy(bodyError(status, code, message))
     }
   }
 
@@ -718,7 +725,7 @@ export class Connection {
       if (this.current !== null) {
         const req = this.current
         this.current = null
-        this.abortBody(req)
+        this.abortBody(req, 408, 'HP_ERR_REQUEST_TIMEOUT', 'Request timeout')
       }
       if (res !== null) {
         // the application's response can no longer be sent after this one
