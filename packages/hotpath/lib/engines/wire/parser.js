@@ -20,6 +20,10 @@ const S_DEAD = 6
 
 const CRLF = Buffer.from('\r\n')
 const CRLFCRLF = Buffer.from('\r\n\r\n')
+// Bytes of a read turned into one string to find and parse the heads in it:
+// most request heads (and ten pipelined small ones) fit; a longer head is
+// found by Buffer#indexOf instead.
+const HEAD_WINDOW = 2048
 
 // tchar (RFC 9110 §5.6.2): method and field names.
 const TOKEN = new Uint8Array(256)
@@ -111,6 +115,10 @@ export class Parser {
     this.req = null
     /** bytes are kept because the sink stopped parsing, not because they are incomplete */
     this.held = false
+    /** @type {Buffer | null} the read whose bytes from windowBase are in window (see head) */
+    this.windowData = null
+    this.window = ''
+    this.windowBase = 0
   }
 
   /** True when no byte of a next request is buffered. */
@@ -135,6 +143,7 @@ export class Parser {
   execute (chunk) {
     let data = chunk
     this.held = false
+    this.windowData = null
     if (this.pending !== null) {
       data = chunk.length === 0 ? this.pending : Buffer.concat([this.pending, chunk])
       this.pending = null
@@ -198,6 +207,33 @@ export class Parser {
     if (this.scan === 0) {
       while (off < len && (data[off] === 13 || data[off] === 10)) off++
       if (off === len) return len
+      // Fast path: the bytes as one latin1 string (one native call, shared
+      // by every head of a pipelined read), searched with String#indexOf.
+      // Only a terminator found inside the window is taken; anything else
+      // goes the Buffer way below, unchanged.
+      let str = this.window
+      let base = this.windowBase
+      let at = -1
+      const cached = this.windowData === data && off >= base
+      if (cached) at = str.indexOf('\r\n\r\n', off - base)
+      if (at === -1 && (!cached || (base !== off && base + str.length < len))) {
+        str = data.toString('latin1', off, Math.min(len, off + HEAD_WINDOW))
+        base = off
+        this.windowData = data
+        this.window = str
+        this.windowBase = off
+        at = str.indexOf('\r\n\r\n')
+      }
+      if (at !== -1) {
+        const end = at + base
+        if (end + 4 - off > this.limits.maxHeaderSize) {
+          return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
+        }
+        const req = this.parseHead(str, off - base, at + 2)
+        if (req === null) return -1
+        this.start(req)
+        return end + 4
+      }
     }
     let from = off + this.scan
     if (from > off) from -= 3
@@ -208,7 +244,7 @@ export class Parser {
     if (end + 4 - off > this.limits.maxHeaderSize) {
       return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
     }
-    const req = this.parseHead(data.toString('latin1', off, end + 2))
+    const req = this.parseHead(data.toString('latin1', off, end + 2), 0, end + 2 - off)
     if (req === null) return -1
     off = end + 4
     this.start(req)
@@ -248,14 +284,19 @@ export class Parser {
 
   /**
    * Parses request line and fields. Returns null after reporting an error.
-   * @param {string} str  the head, ending with the CRLF of its last line
+   * @param {string} str  holds the head at [start, end)
+   * @param {number} start
+   * @param {number} end  just past the CRLF of the head's last line
    * @returns {WireRequest | null}
    */
-  parseHead (str) {
-    const lineEnd = str.indexOf('\r\n')
-    const sp1 = str.indexOf(' ')
-    if (sp1 <= 0 || sp1 > lineEnd) return this.bad('Invalid request line')
-    const method = METHODS.get(str.slice(0, sp1))
+  parseHead (str, start, end) {
+    const lineEnd = str.indexOf('\r\n', start)
+    const sp1 = str.indexOf(' ', start)
+    if (sp1 <= start || sp1 > lineEnd) return this.bad('Invalid request line')
+    // GET and POST without a slice and a Map lookup
+    const method = sp1 - start === 3 && str.charCodeAt(start) === 71 && str.charCodeAt(start + 1) === 69 && str.charCodeAt(start + 2) === 84
+      ? 'GET'
+      : METHODS.get(str.slice(start, sp1))
     if (method === undefined) return this.bad('Invalid method')
     const sp2 = str.indexOf(' ', sp1 + 1)
     if (sp2 === -1 || sp2 > lineEnd || sp2 === sp1 + 1) return this.bad('Invalid request line')
@@ -275,9 +316,12 @@ export class Parser {
         return this.bad('Invalid request-target')
       }
     }
-    const url = str.slice(sp1 + 1, sp2)
+    const url = sp2 === sp1 + 2 && c0 === 47 ? '/' : str.slice(sp1 + 1, sp2)
     let minor = -1
-    if (lineEnd - sp2 === 9 && str.startsWith('HTTP/1.', sp2 + 1)) {
+    // "HTTP/1.1" or "HTTP/1.0", compared code by code (no startsWith call)
+    if (lineEnd - sp2 === 9 && str.charCodeAt(sp2 + 1) === 72 && str.charCodeAt(sp2 + 2) === 84 &&
+      str.charCodeAt(sp2 + 3) === 84 && str.charCodeAt(sp2 + 4) === 80 && str.charCodeAt(sp2 + 5) === 47 &&
+      str.charCodeAt(sp2 + 6) === 49 && str.charCodeAt(sp2 + 7) === 46) {
       const m = str.charCodeAt(sp2 + 8)
       if (m === 49) minor = 1
       else if (m === 48) minor = 0
@@ -290,8 +334,8 @@ export class Parser {
       return this.bad('Invalid HTTP version')
     }
 
-    /** @type {Record<string, any>} */
-    const headers = {}
+    // The fields are checked and kept as rawHeaders; the headers object is
+    // built from them only when someone reads it (WireRequest#headers).
     /** @type {string[]} */
     const raw = []
     let contentLength = -1
@@ -307,7 +351,6 @@ export class Parser {
     let count = 0
     const maxCount = this.limits.maxHeaderCount
     let pos = lineEnd + 2
-    const end = str.length
     while (pos < end) {
       const eol = str.indexOf('\r\n', pos)
       const colon = str.indexOf(':', pos)
@@ -339,8 +382,13 @@ export class Parser {
       const name = str.slice(pos, colon)
       const value = str.slice(vs, ve)
       raw.push(name, value)
-      const lname = LOWER.get(name) ?? name.toLowerCase()
-      switch (lname) {
+      pos = eol + 2
+      // Only names as long as a framing field's are lower-cased and compared.
+      switch (name.length) {
+        case 4: case 6: case 7: case 10: case 14: case 17: break
+        default: continue
+      }
+      switch (LOWER.get(name) ?? name.toLowerCase()) {
         case 'content-length':
           // RFC 9112 §6.3: a list or repeated Content-Length is a framing
           // error; digits only, bounded so the number stays exact.
@@ -380,8 +428,6 @@ export class Parser {
           expect = expect === null ? value : expect + ', ' + value
           break
       }
-      addHeader(headers, lname, value)
-      pos = eol + 2
     }
 
     if (minor === 1 && hosts === 0) return this.bad('Missing Host header')
@@ -399,7 +445,7 @@ export class Parser {
       if (codings.length !== 1) return this.bad('Unsupported transfer coding')
       chunked = true
     }
-    const req = new WireRequest(this.conn, method, url, minor === 1 ? '1.1' : '1.0', headers, raw)
+    const req = new WireRequest(this.conn, method, url, minor === 1 ? '1.1' : '1.0', raw)
     req.keepAlive = minor === 1 ? !connClose : (connKeepAlive && !connClose)
     req.upgrade = connUpgrade && upgrade
     req.chunked = chunked
@@ -591,6 +637,23 @@ export function validChunkExt (s) {
   return CHUNK_EXT.test(s)
 }
 const CHUNK_EXT = /^(?:;[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)+$/
+
+/**
+ * The headers object of a request, from its rawHeaders, by node:http's
+ * IncomingMessage.headers rules (lower-case names, duplicates dropped,
+ * joined or collected as node:http does).
+ * @param {string[]} raw  name, value, name, value…
+ * @returns {Record<string, any>}
+ */
+export function headersFromRaw (raw) {
+  /** @type {Record<string, any>} */
+  const headers = {}
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]
+    addHeader(headers, LOWER.get(name) ?? name.toLowerCase(), raw[i + 1])
+  }
+  return headers
+}
 
 /**
  * node:http's IncomingMessage.headers rules.

@@ -2,6 +2,8 @@
 // every field assigned in the constructor, in one order, so that V8 gives
 // all instances one shape (DESIGN.md §3.3).
 
+import { headersFromRaw } from './parser.js'
+
 /** @typedef {import('./connection.js').Connection} Connection */
 
 export class WireRequest {
@@ -10,17 +12,17 @@ export class WireRequest {
    * @param {string} method
    * @param {string} url
    * @param {string} httpVersion
-   * @param {Record<string, string | string[] | undefined>} headers
    * @param {string[]} rawHeaders
    */
-  constructor (conn, method, url, httpVersion, headers, rawHeaders) {
+  constructor (conn, method, url, httpVersion, rawHeaders) {
     this.method = method
     this.url = url
-    this.headers = headers
+    /** @type {Record<string, string | string[] | undefined> | null} built on first read */
+    this._headers = null
     this.httpVersion = httpVersion
     this.rawHeaders = rawHeaders
-    /** @type {Record<string, string>} */
-    this.trailers = {}
+    /** @type {Record<string, string> | null} created by the first trailer */
+    this._trailers = null
     this.trailerCount = 0
     this.conn = conn
     /** @type {WireResponse | null} */
@@ -53,6 +55,26 @@ export class WireRequest {
     /** @type {import('node:stream').Readable | null} */
     this.stream = null
   }
+
+  /**
+   * As on node:http, the headers object is built from rawHeaders when it is
+   * first read: a route that never reads a header never pays for it.
+   * @returns {Record<string, string | string[] | undefined>}
+   */
+  get headers () {
+    if (this._headers === null) this._headers = headersFromRaw(this.rawHeaders)
+    return this._headers
+  }
+
+  set headers (value) { this._headers = value }
+
+  /** @returns {Record<string, string>} */
+  get trailers () {
+    if (this._trailers === null) this._trailers = {}
+    return this._trailers
+  }
+
+  set trailers (value) { this._trailers = value }
 }
 
 export class WireResponse {
