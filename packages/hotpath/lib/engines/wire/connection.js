@@ -53,8 +53,10 @@ export class Connection {
     this.closedWrite = false
     /** @type {WireResponse[]} responses not finished yet, in request order */
     this.queue = []
-    /** @type {(string | Buffer)[] | null} writes collected during a read */
-    this.out = null
+    /** a read is being processed: writes are collected in `out` */
+    this.batching = false
+    /** @type {(string | Buffer)[]} writes collected during a read (one array per connection) */
+    this.out = []
     this.outBytes = 0
     this.endAfterFlush = false
     this.writeBlocked = false
@@ -79,7 +81,7 @@ export class Connection {
   /** @param {Buffer} chunk */
   onData (chunk) {
     if (this.discard || this.detached) return
-    this.out = []
+    this.batching = true
     this.parser.execute(chunk)
     // a pause lifted while this read was being processed
     while (!this.stopped && this.parser.held && !this.detached) this.parser.execute(EMPTY)
@@ -90,29 +92,35 @@ export class Connection {
 
   /** Ends a read: collected writes go out, then a pending half-close. */
   flush () {
-    if (this.out !== null && this.out.length > 0) this.drainOut()
-    this.out = null
+    if (this.out.length > 0) this.drainOut()
+    this.batching = false
     if (this.endAfterFlush) this.shutdown()
   }
 
   /** Writes what was collected so far in one socket write (or one writev). */
   drainOut () {
-    const out = /** @type {(string | Buffer)[]} */ (this.out)
-    this.out = []
+    const out = this.out
     this.outBytes = 0
-    if (this.detached) return
+    if (this.detached) {
+      out.length = 0
+      return
+    }
     const socket = this.socket
     let ok = true
     if (out.length === 1) {
-      ok = socket.write(out[0])
+      // pop, not length = 0: setting an array's length is a runtime call
+      ok = socket.write(/** @type {string | Buffer} */ (out.pop()))
     } else if (out.length > 1) {
       let strings = true
       for (let i = 0; i < out.length; i++) if (typeof out[i] !== 'string') { strings = false; break }
       if (strings) {
-        ok = socket.write(out.join(''))
+        const data = out.join('')
+        out.length = 0
+        ok = socket.write(data)
       } else {
+        const list = out.splice(0, out.length)
         socket.cork()
-        for (let i = 0; i < out.length; i++) ok = socket.write(out[i])
+        for (let i = 0; i < list.length; i++) ok = socket.write(list[i])
         socket.uncork()
       }
     }
@@ -122,7 +130,7 @@ export class Connection {
   /** @param {string | Buffer} data */
   send (data) {
     if (this.closedWrite) return
-    if (this.out !== null) {
+    if (this.batching) {
       this.out.push(data)
       // one read of small pipelined requests can ask for huge responses:
       // past 64 KiB the batch goes out now, so the socket's backpressure
@@ -162,8 +170,8 @@ export class Connection {
     this.socket.resume()
     // bytes held while paused are parsed now, unless a read is in progress
     // (its loop in onData picks them up)
-    if (this.out === null && this.parser.held) {
-      this.out = []
+    if (!this.batching && this.parser.held) {
+      this.batching = true
       this.parser.execute(EMPTY)
       if (this.upgradeReq !== null) return this.handOff(this.upgradeReq)
       this.flush()
@@ -562,7 +570,7 @@ export class Connection {
       return
     }
     if (this.queue.length < this.engine.limits.maxPipelined / 2) this.resume(PAUSE_PIPELINE)
-    if (this.out === null) this.updatePhase()
+    if (!this.batching) this.updatePhase()
   }
 
   // ── streams ──────────────────────────────────────────────────────────
@@ -692,7 +700,7 @@ export class Connection {
 
   /** Half-closes once collected writes are out. */
   shutdownSoon () {
-    if (this.out !== null) this.endAfterFlush = true
+    if (this.batching) this.endAfterFlush = true
     else this.shutdown()
   }
 
@@ -804,8 +812,8 @@ export class Connection {
    * @returns {import('node:net').Socket}
    */
   detach () {
-    if (this.out !== null && this.out.length > 0) this.drainOut()
-    this.out = null
+    if (this.out.length > 0) this.drainOut()
+    this.batching = false
     // nothing more is parsed or written by the engine on this socket
     this.stopped = true
     this.discard = true
