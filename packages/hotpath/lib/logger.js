@@ -1,7 +1,15 @@
 // Logging: pino when enabled; when off, a shared no-op logger so that
 // `req.log.info(...)` costs a call to an empty function and nothing is
-// created per request.
-import pino from 'pino'
+// created per request. pino is loaded only when a logger is asked for: an
+// app with logging off does not carry its modules (about 6 MiB of RSS).
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+/** @returns {typeof import('pino').default} */
+function loadPino () {
+  return require('pino')
+}
 
 function noop () {}
 
@@ -28,9 +36,10 @@ export const NOOP_LOGGER = noopLogger
  */
 export function createLogger (option) {
   if (option === undefined || option === false || option === null) return null
-  if (option === true) return pino({ level: 'info' })
+  if (option === true) return loadPino()({ level: 'info' })
   const opt = /** @type {any} */ (option)
   if (typeof opt.child === 'function' && typeof opt.info === 'function') return opt
+  const pino = loadPino()
   const { stream, ...rest } = opt
   return stream ? pino(rest, stream) : pino(rest)
 }

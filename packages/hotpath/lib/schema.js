@@ -1,14 +1,16 @@
 // Validators (ajv) and serializers (fast-json-stringify), compiled once per
 // route at ready(). Params, query and headers arrive as strings, so their
 // validator coerces types; the body validator does not.
-import AjvModule from 'ajv'
-import formatsModule from 'ajv-formats'
-import fjsModule from 'fast-json-stringify'
+import { createRequire } from 'node:module'
 import { createError } from './errors.js'
 
-const Ajv = /** @type {any} */ (AjvModule).default ?? AjvModule
-const addFormats = /** @type {any} */ (formatsModule).default ?? formatsModule
-const fastJson = /** @type {any} */ (fjsModule).default ?? fjsModule
+// ajv, ajv-formats and fast-json-stringify are loaded by the first route
+// that has a schema: an app without schemas does not carry them (several
+// MiB of RSS). They are CommonJS, so require() loads them synchronously
+// inside ready().
+const require = createRequire(import.meta.url)
+/** @param {string} id */
+const load = (id) => { const m = require(id); return m.default ?? m }
 
 /**
  * @typedef {(data: unknown) => boolean} ValidateFn
@@ -18,11 +20,21 @@ const fastJson = /** @type {any} */ (fjsModule).default ?? fjsModule
 
 export class SchemaCompiler {
   constructor () {
-    const base = { allErrors: false, useDefaults: true, removeAdditional: true, strict: false }
-    this.coercing = new Ajv({ ...base, coerceTypes: 'array' })
-    this.plain = new Ajv({ ...base, coerceTypes: false })
-    addFormats(this.coercing)
-    addFormats(this.plain)
+    /** @type {any} params, querystring, headers: strings coerced to the schema's types */
+    this._coercing = null
+    /** @type {any} bodies: no coercion */
+    this._plain = null
+  }
+
+  /** @param {boolean} coerce */
+  ajv (coerce) {
+    if (coerce ? this._coercing !== null : this._plain !== null) return coerce ? this._coercing : this._plain
+    const Ajv = load('ajv')
+    const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false })
+    load('ajv-formats')(ajv)
+    if (coerce) this._coercing = ajv
+    else this._plain = ajv
+    return ajv
   }
 
   /**
@@ -35,7 +47,7 @@ export class SchemaCompiler {
     let s = part === 'body' ? schema : objectShorthand(schema)
     if (part === 'headers') s = lowerCaseHeaders(s)
     try {
-      const validate = (part === 'body' ? this.plain : this.coercing).compile(s)
+      const validate = this.ajv(part !== 'body').compile(s)
       return { validate, part }
     } catch (err) {
       throw createError('HP_ERR_INVALID_SCHEMA', `${where} ${part}`, /** @type {Error} */ (err).message)
@@ -50,6 +62,7 @@ export class SchemaCompiler {
   serializers (responses, where) {
     /** @type {Map<string, SerializeFn>} */
     const map = new Map()
+    const fastJson = load('fast-json-stringify')
     for (const key of Object.keys(responses)) {
       const k = key.toLowerCase()
       if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw createError('HP_ERR_INVALID_SCHEMA', `${where} response`, `'${key}' is not a status code, a class like '2xx', or 'default'`)
