@@ -3,7 +3,7 @@
 // objects node:http hands us, so nothing is allocated per request to reach
 // the engine.
 import http from 'node:http'
-import https from 'node:https'
+import { createRequire } from 'node:module'
 import { pipeline } from 'node:stream'
 import { createError } from '../errors.js'
 
@@ -30,7 +30,8 @@ export function createNodeEngine (options) {
     maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0
   }
   const server = options.https
-    ? https.createServer({ ...options.https, ...serverOptions })
+    // node:https (and node:tls under it) is loaded only for an HTTPS server
+    ? /** @type {typeof import('node:https')} */ (createRequire(import.meta.url)('node:https')).createServer({ ...options.https, ...serverOptions })
     : http.createServer(serverOptions)
   // Node's default 'timeout' handling is fine; keep the socket idle timeout
   // off (timeouts above cover slow clients).
