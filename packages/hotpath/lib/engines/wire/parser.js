@@ -141,9 +141,17 @@ export class Parser {
 
   /** @param {Buffer} chunk */
   execute (chunk) {
+    this.parse(chunk)
+    // the read and its string are not kept past this call: an idle
+    // keep-alive connection must not hold on to its last (maybe 64 KiB) read
+    this.windowData = null
+    this.window = ''
+  }
+
+  /** @param {Buffer} chunk */
+  parse (chunk) {
     let data = chunk
     this.held = false
-    this.windowData = null
     if (this.pending !== null) {
       data = chunk.length === 0 ? this.pending : Buffer.concat([this.pending, chunk])
       this.pending = null
