@@ -2,13 +2,11 @@
 // `req.log.info(...)` costs a call to an empty function and nothing is
 // created per request. pino is loaded only when a logger is asked for: an
 // app with logging off does not carry its modules (about 6 MiB of RSS).
-import { createRequire } from 'node:module'
-
-const require = createRequire(import.meta.url)
+import { loadOptional } from './optional.js'
 
 /** @returns {typeof import('pino').default} */
 function loadPino () {
-  return require('pino')
+  return loadOptional('pino')
 }
 
 function noop () {}

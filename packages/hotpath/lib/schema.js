@@ -1,16 +1,10 @@
 // Validators (ajv) and serializers (fast-json-stringify), compiled once per
 // route at ready(). Params, query and headers arrive as strings, so their
 // validator coerces types; the body validator does not.
-import { createRequire } from 'node:module'
 import { createError } from './errors.js'
-
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
-// that has a schema: an app without schemas does not carry them (several
-// MiB of RSS). They are CommonJS, so require() loads them synchronously
-// inside ready().
-const require = createRequire(import.meta.url)
-/** @param {string} id */
-const load = (id) => { const m = require(id); return m.default ?? m }
+// that has a schema: an app without schemas does not carry them.
+import { loadOptional as load } from './optional.js'
 
 /**
  * @typedef {(data: unknown) => boolean} ValidateFn

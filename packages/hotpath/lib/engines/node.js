@@ -3,9 +3,9 @@
 // objects node:http hands us, so nothing is allocated per request to reach
 // the engine.
 import http from 'node:http'
-import { createRequire } from 'node:module'
 import { pipeline } from 'node:stream'
 import { createError } from '../errors.js'
+import { loadOptional } from '../optional.js'
 
 const kOnFinish = Symbol('hotpath.onFinish')
 
@@ -31,7 +31,7 @@ export function createNodeEngine (options) {
   }
   const server = options.https
     // node:https (and node:tls under it) is loaded only for an HTTPS server
-    ? /** @type {typeof import('node:https')} */ (createRequire(import.meta.url)('node:https')).createServer({ ...options.https, ...serverOptions })
+    ? /** @type {typeof import('node:https')} */ (loadOptional('node:https')).createServer({ ...options.https, ...serverOptions })
     : http.createServer(serverOptions)
   // Node's default 'timeout' handling is fine; keep the socket idle timeout
   // off (timeouts above cover slow clients).

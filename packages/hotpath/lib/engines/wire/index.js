@@ -4,10 +4,10 @@
 
 import net from 'node:net'
 import stream from 'node:stream'
-import { createRequire } from 'node:module'
 import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
 import { resolveLimits, TICK_MS, LINGER_MS } from './limits.js'
 import { CompatRequest, CompatResponse } from './compat.js'
+import { loadOptional } from '../../optional.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -15,10 +15,6 @@ import { CompatRequest, CompatResponse } from './compat.js'
 /** @typedef {import('./request.js').WireResponse} WireResponse */
 
 const kConn = Symbol('wire.connection')
-
-// node:tls is loaded only for an HTTPS server: a plain HTTP app does not
-// carry TLS's modules in its memory.
-const require = createRequire(import.meta.url)
 
 export class WireEngine {
   /** @param {Partial<EngineOptions> & Record<string, any>} [options] */
@@ -51,7 +47,8 @@ export class WireEngine {
     this.encryptedServer = options.https != null
     /** @type {import('node:net').Server} */
     this.server = options.https != null
-      ? /** @type {typeof import('node:tls')} */ (require('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
+      // node:tls is loaded only for an HTTPS server
+      ? /** @type {typeof import('node:tls')} */ (loadOptional('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
       : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
     this.server.on('error', () => {})
     if (options.https != null) {
