@@ -1,7 +1,7 @@
 // The state one app shares across all its contexts: options, router,
 // routes, engine, logger, and the in-flight request list the request
 // timeout sweeps.
-import FindMyWay from 'find-my-way'
+import { loadModule } from './require.js'
 import { Context } from './context.js'
 import { createError } from './errors.js'
 import { createLogger } from './logger.js'
@@ -10,6 +10,9 @@ import { SchemaCompiler } from './schema.js'
 import { timeoutReply } from './finish.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from './engines/index.js'
 import { LoadMonitor } from './load.js'
+
+/** @type {typeof import('find-my-way')} */
+const FindMyWay = loadModule('find-my-way')
 
 /** @typedef {import('./route.js').Route} Route */
 

@@ -2,11 +2,11 @@
 // `req.log.info(...)` costs a call to an empty function and nothing is
 // created per request. pino is loaded only when a logger is asked for: an
 // app with logging off does not carry its modules (about 6 MiB of RSS).
-import { loadOptional } from './optional.js'
+import { loadModule } from './require.js'
 
 /** @returns {typeof import('pino').default} */
 function loadPino () {
-  return loadOptional('pino')
+  return loadModule('pino')
 }
 
 function noop () {}

@@ -4,7 +4,7 @@
 import { createError } from './errors.js'
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
 // that has a schema: an app without schemas does not carry them.
-import { loadOptional as load } from './optional.js'
+import { loadModule as load } from './require.js'
 
 /**
  * @typedef {(data: unknown) => boolean} ValidateFn

@@ -1,8 +1,11 @@
 // application/json: secure-json-parse rejects __proto__ and
 // constructor.prototype keys (prototype poisoning) instead of building an
 // object that carries them.
-import sjson from 'secure-json-parse'
 import { createError } from '../errors.js'
+import { loadModule } from '../require.js'
+
+/** @type {typeof import('secure-json-parse')} */
+const sjson = loadModule('secure-json-parse')
 
 const OPTIONS = { protoAction: /** @type {'error'} */ ('error'), constructorAction: /** @type {'error'} */ ('error') }
 

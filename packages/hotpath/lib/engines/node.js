@@ -5,7 +5,7 @@
 import http from 'node:http'
 import { pipeline } from 'node:stream'
 import { createError } from '../errors.js'
-import { loadOptional } from '../optional.js'
+import { loadModule } from '../require.js'
 
 const kOnFinish = Symbol('hotpath.onFinish')
 
@@ -31,7 +31,7 @@ export function createNodeEngine (options) {
   }
   const server = options.https
     // node:https (and node:tls under it) is loaded only for an HTTPS server
-    ? /** @type {typeof import('node:https')} */ (loadOptional('node:https')).createServer({ ...options.https, ...serverOptions })
+    ? /** @type {typeof import('node:https')} */ (loadModule('node:https')).createServer({ ...options.https, ...serverOptions })
     : http.createServer(serverOptions)
   // Node's default 'timeout' handling is fine; keep the socket idle timeout
   // off (timeouts above cover slow clients).

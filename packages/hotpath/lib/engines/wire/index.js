@@ -7,7 +7,7 @@ import stream from 'node:stream'
 import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
 import { resolveLimits, TICK_MS, LINGER_MS } from './limits.js'
 import { CompatRequest, CompatResponse } from './compat.js'
-import { loadOptional } from '../../optional.js'
+import { loadModule } from '../../require.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -48,7 +48,7 @@ export class WireEngine {
     /** @type {import('node:net').Server} */
     this.server = options.https != null
       // node:tls is loaded only for an HTTPS server
-      ? /** @type {typeof import('node:tls')} */ (loadOptional('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
+      ? /** @type {typeof import('node:tls')} */ (loadModule('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
       : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
     this.server.on('error', () => {})
     if (options.https != null) {

@@ -1,0 +1,55 @@
+// lib/ imports only node: built-ins and its own files; packages are loaded
+// with require() through lib/require.js. An `import` of a CommonJS package
+// makes Node's ESM loader lex the package source first, which on
+// find-my-way left 6 MiB of compiler memory in the process (see require.js).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const lib = fileURLToPath(new URL('../lib', import.meta.url))
+
+/** @param {string} dir @returns {string[]} */
+function jsFiles (dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [])
+}
+
+/**
+ * Module specifiers of static imports, re-exports and dynamic import() calls
+ * (not JSDoc types: `{import('x').T}`, `typeof import('x')`).
+ * @param {string} source
+ */
+export function specifiersOf (source) {
+  const found = []
+  for (const m of source.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm)) found.push(m[1])
+  for (const m of source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) found.push(m[1])
+  for (const m of source.matchAll(/(?<!(?:[{|<]|typeof)\s*)\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1])
+  return found
+}
+
+test('the specifier scan sees static, bare, re-export and dynamic imports, not JSDoc types', () => {
+  const source = [
+    "import a from 'find-my-way'",
+    "import { b } from './b.js'",
+    "import 'side-effect'",
+    "export { c } from 'pkg/c'",
+    "const d = await import('dyn')",
+    "/** @type {import('a-type').T | import('b-type')} */",
+    "/** @type {typeof import('c-type')} */"
+  ].join('\n')
+  assert.deepEqual(specifiersOf(source).sort(), ['./b.js', 'dyn', 'find-my-way', 'pkg/c', 'side-effect'])
+})
+
+test('lib/ imports only node: built-ins and relative files', () => {
+  const files = jsFiles(lib)
+  assert.ok(files.length > 20, `expected the lib files, found ${files.length}`)
+  const offending = []
+  for (const file of files) {
+    for (const spec of specifiersOf(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('node:') && !spec.startsWith('./') && !spec.startsWith('../')) offending.push(`${relative(lib, file)}: ${spec}`)
+    }
+  }
+  assert.deepEqual(offending, [])
+})
