@@ -18,7 +18,7 @@ export function evaluateGoals (results) {
         // a missing figure (a percentile the loader could not place) makes
         // the goal unknown, never met
         if (g.metric === 'p99') value = ratioOrNull(a.latency[99], b.latency[99])
-        if (g.metric === 'rss') value = ratioOrNull(a.rss.median, b.rss.median)
+        if (g.metric === 'rss') value = ratioOrNull(a.rss.max, b.rss.max)
       }
       const met = value === null || !Number.isFinite(value) ? null : g.metric === 'rps' ? value >= g.ratio : value <= g.ratio
       const why = a?.state !== 'timed' || b?.state !== 'timed' ? `${a?.state !== 'timed' ? g.target : g.vs} not timed` : 'a figure is missing'
@@ -36,7 +36,7 @@ export function renderGoals (verdicts) {
     const mark = v.met === null ? '  ?' : v.met ? ' ok' : 'MISS'
     return `${mark.padStart(4)}  ${v.scenario}: ${v.target} ${what} / ${v.vs} = ${v.value === null ? `— (${v.why})` : fmtRatio(v.value)} (goal ${cmp} ${v.ratio}, ${v.source})`
   })
-  return `Goals (medians of one run):\n${lines.join('\n')}`
+  return `Goals (medians of one run; peak RSS: the highest round):\n${lines.join('\n')}`
 }
 
 /**

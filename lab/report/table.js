@@ -20,12 +20,12 @@ export function renderTable (results) {
   const many = results.env.nodes.length > 1
   for (const node of results.env.nodes) {
     for (const sc of results.scenarios) {
-      const rows = [['target', 'req/s', 'min–max', '× node:http', 'p50', 'p99', 'CPU µs/req', 'RSS', 'GC', 'notes']]
+      const rows = [['target', 'req/s', 'min–max', '× node:http', 'p50', 'p99', 'CPU µs/req', 'peak RSS', 'GC', 'notes']]
       const list = results.summaries.filter((s) => s.node === node && s.scenario === sc.id)
       const timed = list.filter((s) => s.state === 'timed').sort((a, b) => (b.rps.median ?? 0) - (a.rps.median ?? 0))
       for (const s of timed) {
         rows.push([s.target, fmtInt(s.rps.median), `${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}`, fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target })),
-          fmtMs(s.latency[50]), fmtMs(s.latency[99]), fmtUs(s.cpuUsPerReq.median), fmtMiB(s.rss.median), fmtPct(s.gcShare), s.flags.join(', ')])
+          fmtMs(s.latency[50]), fmtMs(s.latency[99]), fmtUs(s.cpuUsPerReq.median), fmtMiB(s.rss.max), fmtPct(s.gcShare), s.flags.join(', ')])
       }
       for (const s of list.filter((x) => x.state !== 'timed')) rows.push([s.target, s.state, '', '', '', '', '', '', '', ''])
       const title = `${sc.id}${many ? ` · node ${node}` : ''} — ${sc.title}${sc.pipelining > 1 ? ` (pipelining ${sc.pipelining})` : ''}`

@@ -63,6 +63,11 @@ export function summarize (samples) {
     cpuUsPerReq: spread(pick((s) => s.cpuUsPerReq)),
     serverCpu: median(pick((s) => s.serverCpu)),
     loaderCpu: median(pick((s) => s.loaderCpu)),
+    // RSS is the state of one server process, which serves every round: it
+    // climbs from round to round as V8 grows its heap (node:http, hello:
+    // 72, 72, 72, 85, 86 MiB). The server's peak under the measured load is
+    // the highest round (rss.max), which the reports show; the median would
+    // be the middle of the process's life, not its peak.
     rss: spread(pick((s) => s.rss)),
     gcShare: median(pick((s) => s.gcShare)),
     errors: ok.reduce((n, s) => n + s.errors + s.timeouts + s.non2xx, 0),

@@ -7,6 +7,7 @@ import { renderHtml, escapeHtml, ninesX } from '../report/html.js'
 import { compareRuns, renderComparison } from '../report/compare.js'
 import { evaluateGoals, renderGoals } from '../report/goals.js'
 import { baseName } from '../runner/output.js'
+import { summarizeAll } from '../runner/run.js'
 
 test('csvField quotes what RFC 4180 requires', () => {
   assert.equal(csvField('plain'), 'plain')
@@ -89,6 +90,24 @@ test('goals: a p99 the loader could not place leaves the goal unknown, never met
   assert.equal(v[0].value, null)
   assert.equal(v[0].met, null)
   assert.match(renderGoals(v), /\? {2}hello: fastify p99 latency \/ node-http = — \(a figure is missing\)/)
+})
+
+test('peak RSS: the highest round of the server process, in the goal and in the table', () => {
+  const results = fakeResults()
+  // node:http climbs from round to round; fastify stays flat just above
+  // node:http's median but below its highest round
+  const MiB = 1048576
+  const rss = { 'node-http': [72, 72, 86], fastify: [74, 74, 75] }
+  for (const s of results.samples) s.rss = rss[s.target][s.round] * MiB
+  results.summaries = summarizeAll(results)
+  const v = evaluateGoals({ ...results, goals: [{ scenario: 'hello', target: 'fastify', vs: 'node-http', metric: 'rss', ratio: 1, source: 't' }] })
+  assert.equal(v[0].value, 75 / 86)
+  assert.equal(v[0].met, true)
+  assert.match(renderGoals(v), /ok {2}hello: fastify peak RSS \/ node-http = 0\.87× \(goal ≤ 1, t\)/)
+  const table = renderTable(results)
+  assert.match(table, /peak RSS/)
+  assert.match(table.split('\n').find((l) => l.startsWith('node-http')), / 86 MiB /)
+  assert.match(table.split('\n').find((l) => l.startsWith('fastify')), / 75 MiB /)
 })
 
 test('compare: a change is called only outside both noise bands', () => {
