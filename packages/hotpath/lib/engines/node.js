@@ -10,6 +10,15 @@ import { loadModule } from '../require.js'
 const kOnFinish = Symbol('hotpath.onFinish')
 
 /**
+ * The JSON body of an answer the engine gives itself (a request no handler
+ * may see), in the shape of the core's error bodies.
+ * @param {import('../errors.js').HttpError} error
+ */
+function errorJson (error) {
+  return JSON.stringify({ statusCode: error.statusCode, code: error.code, error: http.STATUS_CODES[error.statusCode], message: error.message })
+}
+
+/**
  * @param {import('./engine.js').EngineOptions} options
  * @returns {import('./engine.js').Engine}
  */
@@ -26,7 +35,8 @@ export function createNodeEngine (options) {
     // default; a slow-drip client would hold a socket that long past its
     // limit. Check at most every second (and faster for short limits).
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout || 1000, requestTimeout || 1000) / 2))),
-    requireHostHeader: true,
+    // checked in setHandler instead: node:http's own answer is an empty 400
+    requireHostHeader: false,
     maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0
   }
   const server = options.https
@@ -51,7 +61,7 @@ export function createNodeEngine (options) {
       const error = err.code === 'HPE_HEADER_OVERFLOW' ? createError('HP_ERR_HEADERS_TOO_LARGE')
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? createError('HP_ERR_REQUEST_TIMEOUT')
           : createError('HP_ERR_BAD_REQUEST', typeof err.reason === 'string' ? err.reason : 'unparsable request')
-      const body = JSON.stringify({ statusCode: error.statusCode, code: error.code, error: http.STATUS_CODES[error.statusCode], message: error.message })
+      const body = errorJson(error)
       socket.end(`HTTP/1.1 ${error.statusCode} ${http.STATUS_CODES[error.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
     }
     socket.destroySoon()
@@ -64,7 +74,19 @@ export function createNodeEngine (options) {
     name: 'node',
     server,
     setHandler (handler) {
-      server.on('request', handler)
+      server.on('request', (/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res) => {
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
+        // node:http makes the same check (requireHostHeader) but answers it
+        // with an empty body; here it gets the JSON every malformed request
+        // gets, and no handler runs.
+        if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
+          const body = errorJson(createError('HP_ERR_BAD_REQUEST', 'Missing Host header'))
+          res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' })
+          res.end(body)
+          return
+        }
+        handler(/** @type {import('./engine.js').RawRequest} */ (/** @type {unknown} */ (req)), res)
+      })
     },
     setUpgradeHandler (handler) {
       server.on('upgrade', handler)
