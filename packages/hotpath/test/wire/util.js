@@ -46,7 +46,8 @@ export async function exchange (port, bytes, opts = {}) {
   socket.on('data', (d) => got.push(d))
   socket.on('error', () => {})
   const closed = once(socket, 'close')
-  const timer = setTimeout(() => socket.destroy(), opts.ms ?? 5000)
+  let expired = false
+  const timer = setTimeout(() => { expired = true; socket.destroy() }, opts.ms ?? 5000)
   const pieces = Array.isArray(bytes) ? bytes : [bytes]
   for (const p of pieces) {
     if (socket.destroyed) break
@@ -57,7 +58,7 @@ export async function exchange (port, bytes, opts = {}) {
   if (opts.end === true && !socket.destroyed) socket.end()
   await closed
   clearTimeout(timer)
-  return { text: Buffer.concat(got).toString('latin1'), timedOut: !socket.readableEnded && got.length === 0 }
+  return { text: Buffer.concat(got).toString('latin1'), timedOut: !socket.readableEnded && got.length === 0, closedByServer: !expired }
 }
 
 /**
