@@ -66,5 +66,13 @@ export function timeoutReply (reply, ms) {
     controller.abort(new DOMException('The request timed out', 'TimeoutError'))
   }
   if (route.onTimeout !== null) runDetached(route.onTimeout, route.instance, req, reply)
+  if (req.raw.complete === false) {
+    // The client has not finished sending its body: the client is late, not
+    // the handler (408, RFC 9110 §15.5.9). The rest of the body is never
+    // read, so the connection ends after the answer.
+    reply.header('connection', 'close')
+    handleError(reply, createError('HP_ERR_REQUEST_TIMEOUT'))
+    return
+  }
   handleError(reply, createError('HP_ERR_HANDLER_TIMEOUT', ms))
 }

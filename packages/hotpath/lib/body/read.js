@@ -32,8 +32,23 @@ export function readStream (stream, limit, done) {
     }
     chunks.push(buf)
   }
+  // destroyed before anyone read it (the client left while an async
+  // preParsing hook was running): its 'close' has already been emitted
+  if (stream.destroyed) {
+    done(streamError(stream.errored))
+    return
+  }
   stream.on('data', onData)
   stream.once('end', () => finish(null, Buffer.concat(chunks, received)))
-  stream.once('error', (/** @type {Error} */ err) => finish(/** @type {any} */ (err).statusCode ? err : createError('HP_ERR_REQUEST_ABORTED')))
+  stream.once('error', (/** @type {Error} */ err) => finish(streamError(err)))
   stream.once('close', () => finish(createError('HP_ERR_REQUEST_ABORTED')))
+}
+
+/**
+ * An error with a status (413, a 400 for broken framing, 408) keeps it;
+ * anything else on a request body means the client went away.
+ * @param {any} err
+ */
+function streamError (err) {
+  return err !== null && err !== undefined && err.statusCode ? err : createError('HP_ERR_REQUEST_ABORTED')
 }

@@ -20,6 +20,7 @@
  *   lower-case names; duplicates joined with ', ' except set-cookie (array),
  *   exactly node:http's IncomingMessage.headers semantics
  * @property {string} httpVersion        '1.1' or '1.0'
+ * @property {boolean} [complete]        false while the body is still arriving (inject: always complete)
  */
 
 /**

@@ -165,7 +165,9 @@ export class Connection {
   resume (why) {
     if ((this.paused & why) === 0) return
     this.paused &= ~why
-    if (this.paused !== 0 || this.closing || this.detached) return
+    // closing stops the reading of new requests, not of the body of the
+    // current one (Connection: close on a request with a body)
+    if (this.paused !== 0 || this.detached || (this.closing && this.current === null)) return
     this.stopped = false
     this.socket.resume()
     // bytes held while paused are parsed now, unless a read is in progress
@@ -368,7 +370,12 @@ export class Connection {
       read () { conn.resume(PAUSE_BODY) },
       destroy (err, cb) {
         if (req.sinkKind === 2 && !req.complete) conn.abandonBody(req)
-        cb(err)
+        // As node:http's IncomingMessage does: an abort is reported as
+        // 'error' only to someone listening for it. A preParsing hook still
+        // awaiting something holds the stream with no listener yet, and an
+        // 'error' nobody listens for ends the process; 'close' still tells
+        // a late reader that the body is gone.
+        cb(stream.listenerCount('error') > 0 ? err : null)
       }
     })
     if (req.sinkKind !== 0) {

@@ -1,0 +1,89 @@
+// Request bodies that arrive late, never, or through a preParsing hook that
+// hands the request stream back unchanged: every case is answered (or
+// aborted) and the process stays up.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { exchange } from '../wire/util.js'
+
+/** @type {Error[]} */
+const uncaught = []
+process.on('uncaughtException', (err) => { uncaught.push(err) })
+
+/** @param {() => boolean} cond */
+async function waitFor (cond, ms = 5000) {
+  for (let waited = 0; !cond() && waited < ms; waited += 10) await sleep(10)
+  return cond()
+}
+
+const BIG = JSON.stringify({ a: 'x'.repeat(100_000) }) // over the 64 KiB an engine buffers unasked
+
+/**
+ * @param {string} path
+ * @param {string} extra  more header lines
+ * @param {string} body   what is sent of a BIG body
+ */
+function head (path, extra, body) {
+  return `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${BIG.length}\r\n${extra}\r\n${body}`
+}
+
+eachMode('preParsing that returns the request stream', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  const state = { aborts: 0, handlers: 0 }
+  before(async () => {
+    s = await setup(mode, (app) => {
+      const handler = (/** @type {any} */ req) => { state.handlers++; return { length: req.body.a.length } }
+      const onRequestAbort = () => { state.aborts++ }
+      app.post('/sync', { preParsing: (_req, _reply, payload) => payload, onRequestAbort }, handler)
+      app.post('/async', { preParsing: async (_req, _reply, payload) => payload, onRequestAbort }, handler)
+      // holds the stream, with nobody listening to it, while the client leaves
+      app.post('/slow', {
+        preParsing: async (_req, _reply, payload) => { await sleep(300); return payload },
+        onRequestAbort
+      }, handler)
+      app.post('/plain', { onRequestAbort }, handler)
+      app.get('/', () => 'alive')
+    }, { requestTimeout: 1000 })
+  })
+  after(() => s.close())
+
+  for (const path of ['/sync', '/async', '/slow']) {
+    test(`${path}: a body over 64 KiB with Connection: close flows through`, async () => {
+      const res = await s.request({ method: 'POST', url: path, headers: { 'content-type': 'application/json', connection: 'close' }, payload: BIG })
+      assert.equal(res.statusCode, 200)
+      assert.deepEqual(res.json(), { length: 100_000 })
+    })
+  }
+
+  if (mode === 'inject') return
+
+  for (const path of ['/sync', '/slow', '/plain']) {
+    test(`${path}: the client leaves mid-body: the request is aborted once, the process stays up`, async () => {
+      const aborts = state.aborts
+      const handlers = state.handlers
+      const socket = net.connect(s.port, '127.0.0.1')
+      socket.on('error', () => {})
+      socket.write(head(path, '', BIG.slice(0, 1000)))
+      await sleep(100)
+      socket.destroy()
+      assert.ok(await waitFor(() => state.aborts === aborts + 1), 'onRequestAbort ran')
+      await sleep(400) // past /slow's hook
+      assert.equal(state.aborts, aborts + 1)
+      assert.equal(state.handlers, handlers)
+      assert.deepEqual(uncaught, [])
+      assert.equal((await s.request('/')).body, 'alive')
+    })
+
+    test(`${path}: a body that stops coming gets 408 and the connection closes`, async () => {
+      const { text, closedByServer } = await exchange(s.port, head(path, '', BIG.slice(0, 1000)))
+      assert.ok(closedByServer)
+      assert.match(text, /^HTTP\/1\.1 408 /)
+      assert.match(text, /"code":"HP_ERR_REQUEST_TIMEOUT"/)
+      assert.deepEqual(uncaught, [])
+      assert.equal((await s.request('/')).body, 'alive')
+    })
+  }
+}, [...SOCKET_MODES, 'inject'])
