@@ -140,7 +140,16 @@ function createInjectEngine () {
         chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
       })
       stream.once('end', () => {
-        r.finish(statusCode, headers, Buffer.concat(chunks))
+        const body = Buffer.concat(chunks)
+        const declared = headers['content-length']
+        if (declared !== undefined && Number(declared) !== body.length) {
+          // as over a socket: never more than the declared length, and the
+          // response counts as failed (the engines end the connection)
+          r.finish(statusCode, headers, body.subarray(0, Number(declared)))
+          done(Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' }))
+          return
+        }
+        r.finish(statusCode, headers, body)
         done(null)
       })
       stream.once('error', (err) => {

@@ -272,7 +272,12 @@ function writeStreamed (reply, payload, kind) {
   } else {
     stream = payload
   }
+  // A length the handler declared is kept: the engine sends the stream with
+  // it instead of chunked, and ends the connection if the stream runs short
+  // or long of it (RFC 9112 §6.3: a wrong length breaks the framing).
+  const declared = reply._headers === null ? undefined : reply._headers['content-length']
   const headers = buildHeaders(reply, reply._contentType ?? OCTET_TYPE, null)
+  if (declared !== undefined) headers['content-length'] = declared
   markDone(reply)
   reply._payload = stream
   reply.engine.writeStream(reply.raw, reply.statusCode, headers, stream, (err) => streamDone(reply, err))

@@ -3,7 +3,7 @@
 // objects node:http hands us, so nothing is allocated per request to reach
 // the engine.
 import http from 'node:http'
-import { pipeline } from 'node:stream'
+import { pipeline, Transform } from 'node:stream'
 import { createError } from '../errors.js'
 import { loadModule } from '../require.js'
 
@@ -317,10 +317,14 @@ class StreamWriter {
     this.stream.removeListener('error', this.onEarlyError)
     this.res.removeListener('close', this.onEarlyClose)
     this.res.writeHead(this.statusCode, this.headers)
-    pipeline(this.stream, this.res, (err) => {
+    /** @param {Error | null | undefined} err */
+    const onDone = (err) => {
       if (err && !this.res.writableFinished) this.res.destroy()
       this.done(err ?? null)
-    })
+    }
+    const declared = this.headers['content-length']
+    if (declared === undefined) pipeline(this.stream, this.res, onDone)
+    else pipeline(this.stream, lengthGuard(Number(declared)), this.res, onDone)
   }
 
   /** @param {Error} err */
@@ -341,4 +345,28 @@ class StreamWriter {
     this.stream.destroy()
     this.done(abortError())
   }
+}
+
+/**
+ * Passes a streamed body through while it stays within its declared
+ * Content-Length, and fails if it ends short or runs long: node:http would
+ * send the extra bytes, which the client reads as the start of the next
+ * response (RFC 9112 §6.3). A failure destroys the socket (see onDone).
+ * @param {number} length
+ */
+function lengthGuard (length) {
+  let left = length
+  return new Transform({
+    transform (chunk, _encoding, cb) {
+      left -= chunk.length
+      cb(left < 0 ? lengthMismatch() : null, left < 0 ? undefined : chunk)
+    },
+    flush (cb) {
+      cb(left === 0 ? null : lengthMismatch())
+    }
+  })
+}
+
+function lengthMismatch () {
+  return Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' })
 }

@@ -607,6 +607,7 @@ export class Connection {
     }
     if (headInfo.length >= 0) {
       head += 'content-length: ' + headInfo.length + '\r\n'
+      res.streamLeft = headInfo.length
     } else if (req.httpVersion === '1.1') {
       head += 'transfer-encoding: chunked\r\n'
       res.streamChunked = true
@@ -633,6 +634,16 @@ export class Connection {
       if (conn.detached) return
       const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
       if (buf.length === 0) return
+      if (res.streamLeft >= 0) {
+        // more than the declared length: those bytes would be read as the
+        // start of the next response (RFC 9112 §6.3)
+        if (buf.length > res.streamLeft) {
+          onError(lengthMismatch())
+          stream.destroy()
+          return
+        }
+        res.streamLeft -= buf.length
+      }
       conn.sendHead(res)
       if (res.streamChunked) {
         conn.send(buf.length.toString(16) + '\r\n')
@@ -644,6 +655,7 @@ export class Connection {
       if (conn.writeBlocked) stream.pause()
     }
     const onEnd = () => {
+      if (res.streamLeft > 0) return onError(lengthMismatch())
       cleanup()
       conn.sendHead(res)
       if (res.streamChunked) conn.send('0\r\n\r\n')
@@ -663,7 +675,7 @@ export class Connection {
         return
       }
       conn.endStream(res, err)
-      conn.destroy()
+      conn.failWrite()
     }
     const onClose = () => {
       // a stream destroyed without 'end' or 'error'
@@ -698,9 +710,14 @@ export class Connection {
     res.stream = null
     const done = res.streamDone
     res.streamDone = null
+    // a failure is reported to the writer first, so that it is logged as
+    // the server's failure before finishing reports the response as cut off
+    if (err !== null && done !== null) done(err)
     this.finished(res, err)
-    if (done !== null) done(err)
-    if (err === null) this.advance()
+    if (err === null) {
+      if (done !== null) done(null)
+      this.advance()
+    }
   }
 
   // ── ends ─────────────────────────────────────────────────────────────
@@ -725,6 +742,23 @@ export class Connection {
 
   destroy () {
     if (!this.detached) this.socket.destroy()
+  }
+
+  /**
+   * A streamed response failed after its head went out. What was written
+   * still goes out, then the connection ends: without the last chunk (or
+   * short of its length) the client knows the body is incomplete (RFC 9112
+   * §7.1, §8). Destroying at once would also throw away the head and any
+   * bytes still queued in the socket. Nothing more is read or written here;
+   * the linger timer bounds a client that does not read.
+   */
+  failWrite () {
+    this.closing = true
+    this.stopped = true
+    this.discard = true
+    this.closedWrite = true
+    this.pendingError = null
+    this.shutdownSoon()
   }
 
   /** Timeout fired in `phase` (called by the shared timer). */
@@ -844,6 +878,10 @@ export class Connection {
   get idle () {
     return this.queue.length === 0 && this.current === null && this.streaming === null
   }
+}
+
+function lengthMismatch () {
+  return Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' })
 }
 
 /**

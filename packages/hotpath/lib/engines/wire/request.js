@@ -107,6 +107,8 @@ export class WireResponse {
     /** @type {((err: Error | null) => void) | null} */
     this.streamDone = null
     this.streamChunked = false
+    /** body bytes still owed under a declared Content-Length, -1 without one */
+    this.streamLeft = -1
     this.streamHead = ''
     this.streamAscii = true
     this.hijacked = false

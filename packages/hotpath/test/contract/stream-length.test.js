@@ -1,0 +1,60 @@
+// A streamed reply whose handler declared a Content-Length goes out with
+// that length, not chunked; a stream that ends short of it or runs past it
+// ends the connection instead of sending a wrong frame (RFC 9112 §6.3).
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
+import { eachMode, setup } from '../helpers/engines.js'
+import { exchange } from '../wire/util.js'
+
+const H = 'Host: x\r\n'
+
+eachMode('stream reply with a declared Content-Length', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  const failures = /** @type {string[]} */ ([])
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.addHook('onResponse', () => {})
+      app.get('/exact', (_req, reply) => reply.header('content-length', 6).type('text/plain').send(Readable.from(['abc', 'def'])))
+      app.get('/short', (_req, reply) => reply.header('content-length', 10).type('text/plain').send(Readable.from(['abc', 'def'])))
+      app.get('/long', (_req, reply) => reply.header('content-length', 4).type('text/plain').send(Readable.from(['abc', 'def'])))
+      app.get('/', () => 'alive')
+    }, { logger: { level: 'error', stream: { write (/** @type {string} */ line) { failures.push(JSON.parse(line).msg) } } } })
+  })
+  after(() => s.close())
+
+  test('a stream of exactly the declared length is sent with it, not chunked', async () => {
+    const res = await s.request('/exact')
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-length'], '6')
+    assert.equal(res.headers['transfer-encoding'], undefined)
+    assert.equal(res.body, 'abcdef')
+  })
+
+  for (const [path, declared] of /** @type {const} */ ([['/short', 10], ['/long', 4]])) {
+    test(`${path}: never more than ${declared} bytes, the failure is logged${mode === 'inject' ? '' : ', and the connection ends'}`, async () => {
+      const before = failures.length
+      if (mode === 'inject') {
+        const res = await s.request(path)
+        assert.equal(res.headers['content-length'], String(declared))
+        assert.ok(res.body.length < Math.max(declared, 7), res.body)
+        assert.ok(res.body.length <= declared)
+      } else {
+        // a second request on the same connection must never be answered
+        const { text, closedByServer } = await exchange(s.port, `GET ${path} HTTP/1.1\r\n${H}\r\nGET / HTTP/1.1\r\n${H}\r\n`)
+        assert.ok(closedByServer)
+        const end = text.indexOf('\r\n\r\n')
+        const head = text.slice(0, end)
+        assert.match(head, /^HTTP\/1\.1 200 /)
+        assert.match(head, new RegExp(`\\r\\ncontent-length: ${declared}`, 'i'))
+        assert.doesNotMatch(head, /transfer-encoding/i)
+        const body = text.slice(end + 4)
+        assert.ok(body.length <= declared, JSON.stringify(body))
+        assert.doesNotMatch(body, /HTTP\/1\.1/)
+      }
+      assert.equal((await s.request('/')).body, 'alive')
+      assert.equal(failures.length, before + 1, failures.join(' | '))
+    })
+  }
+})
