@@ -22,7 +22,12 @@ const DEFAULTS = {
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
   maxHeaderSize: 16 * 1024,
-  maxParamLength: 100
+  maxParamLength: 100,
+  // Deeper than real documents (a GeoJSON FeatureCollection of
+  // MultiPolygons nests 8), the default of .NET's System.Text.Json, and far
+  // below where JSON.stringify or a validator runs out of stack (a few
+  // thousand levels).
+  jsonDepthLimit: 64
 }
 
 function noop () {}
@@ -34,11 +39,15 @@ export class Core {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
+    const depth = options.jsonDepthLimit
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) throw createError('HP_ERR_INVALID_OPTION', 'jsonDepthLimit', 'expected a positive integer')
     const engineName = options.engine ?? DEFAULT_ENGINE
     if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
     if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
     this.engineName = engineName
     this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
+    /** nesting of arrays and objects a JSON body may have */
+    this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
     this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
     /** @type {import('./engines/engine.js').EngineOptions} */
     this.engineOptions = {

@@ -19,6 +19,7 @@ export const ERRORS = {
   HP_ERR_INVALID_JSON: { status: 400, message: 'Body is not valid JSON' },
   HP_ERR_EMPTY_JSON_BODY: { status: 400, message: 'Body cannot be empty when content-type is set to application/json' },
   HP_ERR_PROTO_POISONING: { status: 400, message: 'Body contains a forbidden prototype property' },
+  HP_ERR_JSON_TOO_DEEP: { status: 400, message: 'JSON body is nested deeper than %s levels' },
   HP_ERR_INVALID_BODY: { status: 400, message: 'Body could not be parsed' },
   HP_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type: %s' },
   HP_ERR_TOO_MANY_KEYS: { status: 413, message: 'More than %s keys in %s' },

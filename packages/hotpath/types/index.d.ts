@@ -506,6 +506,11 @@ export interface HotpathOptions {
   /** Largest request body in bytes (default 1 MiB; 413 past it). */
   bodyLimit?: number
   /**
+   * Deepest nesting of arrays and objects a JSON body may have (default 64;
+   * 400 HP_ERR_JSON_TOO_DEEP past it, before the body is parsed).
+   */
+  jsonDepthLimit?: number
+  /**
    * Trust X-Forwarded-* headers: true (any hop), a hop count, an address
    * or list of addresses/CIDRs, or a function of (address, hop).
    */
