@@ -36,8 +36,7 @@ function onFinished (res, error) {
   if (error !== null) {
     reply._aborted = true
     if (!reply._done) markDone(reply)
-    const controller = req._controller
-    if (controller !== undefined && !controller.signal.aborted) controller.abort(error)
+    abortSignal(req, error)
     if (route.onRequestAbort !== null) runDetached(route.onRequestAbort, route.instance, req, reply)
     if (app.logger !== null) req.log.info({ responseTime: elapsed(reply) }, 'request aborted by the client')
     return
@@ -46,6 +45,19 @@ function onFinished (res, error) {
   if (app.logger !== null) {
     req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
   }
+}
+
+/**
+ * Aborts req.signal. One not read yet is created now, already aborted, so
+ * a handler that reads it later sees what one that read it first saw; this
+ * costs an AbortController only on these rare paths (client gone, timeout).
+ * @param {import('./request.js').Request} req
+ * @param {unknown} reason
+ */
+function abortSignal (req, reason) {
+  let controller = req._controller
+  if (controller === undefined) controller = req._controller = new AbortController()
+  if (!controller.signal.aborted) controller.abort(reason)
 }
 
 /** @param {import('./reply.js').Reply} reply */
@@ -61,10 +73,7 @@ function elapsed (reply) {
 export function timeoutReply (reply, ms) {
   const req = reply.request
   const route = reply.route
-  const controller = req._controller
-  if (controller !== undefined && !controller.signal.aborted) {
-    controller.abort(new DOMException('The request timed out', 'TimeoutError'))
-  }
+  abortSignal(req, new DOMException('The request timed out', 'TimeoutError'))
   if (route.onTimeout !== null) runDetached(route.onTimeout, route.instance, req, reply)
   if (req.raw.complete === false) {
     // The client has not finished sending its body: the client is late, not

@@ -100,7 +100,8 @@
  * @property {(res: RawResponse, onFinish: (res: RawResponse, error: Error | null) => void) => void} onFinish
  *   onFinish(res, null) once the response is fully handed to the socket;
  *   onFinish(res, err) if the connection closed before that (client abort,
- *   timeout). Called exactly once. The callback is a module-level function:
+ *   timeout). Called exactly once; asked after the end, at once, the way
+ *   the response ended. The callback is a module-level function:
  *   the core keeps its state on its own objects, not in a closure; to find
  *   them again it sets one symbol-keyed property on `res` before calling
  *   onFinish, so a RawResponse must be an extensible object.

@@ -163,6 +163,12 @@ export function createNodeEngine (options) {
     },
     onFinish (res, onFinish) {
       const r = /** @type {http.ServerResponse} */ (res)
+      if (r.closed) {
+        // 'close' has fired already (the client left before anyone asked,
+        // e.g. req.signal first read after it): report it the way it ended
+        onFinish(r, r.writableFinished ? null : abortError())
+        return
+      }
       ;/** @type {any} */ (r)[kOnFinish] = onFinish
       r.on('close', onResClose)
     },

@@ -211,8 +211,9 @@ export class WireEngine {
    */
   onFinish (res, onFinish) {
     if (res.state === 3) {
-      // finished before anyone asked; report it the way it ended
-      onFinish(res, res.conn.detached && !res.headersSent ? new Error('Connection closed before the response was sent') : null)
+      // finished before anyone asked; report it the way it ended, with the
+      // error the connection's onClose reports to those who asked before
+      onFinish(res, res.conn.detached && !res.headersSent ? Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' }) : null)
       return
     }
     res.finishCb = onFinish
