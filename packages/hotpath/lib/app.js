@@ -289,10 +289,12 @@ export class Hotpath {
     const engine = /** @type {import('./engines/engine.js').Engine} */ (core.engine)
     const address = await engine.listen(opts)
     core.address = address
-    for (const hook of core.appHooks.onListen) await hook()
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
     const scheme = core.engineOptions.https ? 'https' : 'http'
-    return `${scheme}://${host}:${address.port}`
+    const url = `${scheme}://${host}:${address.port}`
+    if (core.logger !== null) core.logger.info(`Server listening at ${url}`)
+    for (const hook of core.appHooks.onListen) await hook()
+    return url
   }
 
   /** @returns {Promise<void>} */

@@ -6,6 +6,7 @@ import { isThenable } from './hooks.js'
 import { statusText } from './status.js'
 import { runHooks, park, WAIT_ERROR_HANDLER } from './pipeline.js'
 import { writeError } from './send.js'
+import { NOOP_LOGGER } from './logger.js'
 
 /**
  * @param {import('./reply.js').Reply} reply
@@ -88,9 +89,27 @@ export function errorPayload (reply, err) {
   const status = reply.statusCode >= 400 ? reply.statusCode : statusOf(err)
   reply.statusCode = status
   const log = reply.request.log
-  if (status >= 500) log.error({ err }, 'request failed')
-  else if (status !== 404) log.info({ err: { message: err.message, code: /** @type {any} */ (err).code } }, 'request rejected')
+  // With logging off, req.log is the shared no-op: build no log object.
+  if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status)
   return errorBody(err, status)
+}
+
+/**
+ * A 5xx is the server's fault: the whole error at error level, with its
+ * stack and causes (pino's err serializer). A 4xx is the client's: one info
+ * line with what was refused, under `error`, not `err`: pino's serializer
+ * turns any object with a message into an Error shape, and a hand-made one
+ * came out as `{ type: "Object", stack: "" }`; the stack of a refusal is noise.
+ * @param {import('pino').Logger} log
+ * @param {Error} err
+ * @param {number} status
+ */
+function logError (log, err, status) {
+  if (status >= 500) {
+    log.error({ res: { statusCode: status }, err }, 'request failed')
+    return
+  }
+  log.info({ res: { statusCode: status }, error: { type: err.name, code: /** @type {any} */ (err).code, message: err.message } }, 'request rejected')
 }
 
 /**

@@ -38,12 +38,12 @@ function onFinished (res, error) {
     if (!reply._done) markDone(reply)
     abortSignal(req, error)
     if (route.onRequestAbort !== null) runDetached(route.onRequestAbort, route.instance, req, reply)
-    if (app.logger !== null) req.log.info({ responseTime: elapsed(reply) }, 'request aborted by the client')
+    if (app.logger !== null) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
     return
   }
   if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
   if (app.logger !== null) {
-    req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+    req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
   }
 }
 
@@ -58,6 +58,18 @@ function abortSignal (req, reason) {
   let controller = req._controller
   if (controller === undefined) controller = req._controller = new AbortController()
   if (!controller.signal.aborted) controller.abort(reason)
+}
+
+/**
+ * The request on its one log line, as Fastify's "incoming request" shows
+ * it (method, url as received), plus the route's template, which groups
+ * requests where the url does not ('/users/:id'); absent when no route
+ * matched. Built only when logging is on.
+ * @param {import('./request.js').Request} req
+ */
+function requestFields (req) {
+  const route = req.route
+  return { method: req.method, url: req.url, route: route.method === '*' ? undefined : route.url }
 }
 
 /** @param {import('./reply.js').Reply} reply */
