@@ -161,6 +161,7 @@ export function outcome (got, expected) {
 export const EXPECTED = [
   { reason: 'request-target with HTAB, FF or a byte >= 0x80 (llhttp lenient URL chars; RFC 3986 forbids them)', test: (h) => /[\t\f\x80-\xff]/.test(target(h)) },
   { reason: 'more than one Host field (RFC 9110 §7.2: must be 400)', test: (h) => countHeader(h, 'host') > 1 },
+  { reason: 'Host that is not uri-host [":" port] (RFC 9112 §3.2, RFC 3986 §3.2.2; no comma), or empty on HTTP/1.1', test: (h) => hostValues(h).some(v => v === '' ? / HTTP\/1\.1$/.test(firstLine(h)) : !URI_HOST.test(v)) },
   { reason: 'transfer coding other than a lone "chunked" (wire has no decoder for it)', test: (h) => teValues(h).some(v => v.toLowerCase().split(',').map(x => x.trim()).filter(Boolean).length !== 1 || !/^chunked$/i.test(v.trim())) || teValues(h).length > 1 },
   { reason: 'Transfer-Encoding in an HTTP/1.0 request (RFC 9112 §6.1)', test: (h) => / HTTP\/1\.0\r\n/.test(firstLine(h) + '\r\n') && teValues(h).length > 0 },
   { reason: 'more header fields than maxHeaderCount (100)', test: (h) => h.split('\r\n').length - 2 > 100 },
@@ -181,6 +182,12 @@ function countHeader (h, name) {
   let n = 0
   for (const line of h.split('\r\n').slice(1)) if (line.toLowerCase().startsWith(name + ':')) n++
   return n
+}
+// RFC 3986 §3.2.2 host (IP-literal by its characters), without ",", and §3.2.3 port
+const URI_HOST = /^(?:\[(?:[0-9a-f:.]+|v[0-9a-f]+\.[a-z0-9\-._~!$&'()*+;=:]+)\]|(?:[a-z0-9\-._~!$&'()*+;=]|%[0-9a-f][0-9a-f])+)(?::[0-9]*)?$/i
+/** @param {string} h */
+function hostValues (h) {
+  return h.split('\r\n').slice(1).filter(l => /^host:/i.test(l)).map(l => l.slice(5).replace(/^[ \t]+|[ \t]+$/g, ''))
 }
 /** @param {string} h */
 function teValues (h) {
@@ -205,10 +212,17 @@ export function compare (bytes, node, wire) {
   // (HPE_CLOSED_CONNECTION); wire answers that request and ignores the
   // rest, which RFC 9112 §9.6 allows (nothing after it runs).
   const prev = (heads[i - 1] ?? '') + '\r\n'
+  // (llhttp reads keep-alive only when SP, not HTAB, follows it)
   const closes = /\r\nconnection:[ \t]*close[ \t]*\r\n/i.test(prev) ||
-    (/^[^\r\n]* HTTP\/1\.0\r\n/.test(prev) && !/\r\nconnection:[ \t]*keep-alive[ \t]*\r\n/i.test(prev))
+    (/^[^\r\n]* HTTP\/1\.0\r\n/.test(prev) && !/\r\nconnection:[ \t]*keep-alive *\r\n/i.test(prev))
   if (i > 0 && node[i] === 'reject' && wire[i] === undefined && closes) {
     return { same: false, expected: 'bytes after a request with Connection: close: llhttp rejects the read, wire answers the request and drops the rest' }
+  }
+  // "close" followed by HTAB: wire closes the connection after the
+  // request, as RFC 9110 §5.6.1 reads the list (OWS is SP or HTAB), where
+  // llhttp sees no "close" and goes on parsing.
+  if (i > 0 && wire[i] === 'reject' && wire.length === i + 1 && node[i] !== 'reject' && /\r\nconnection:(?:[^\r\n]*,)?[ \t]*close *\t[ \t]*(?:,[^\r\n]*)?\r\n/i.test(prev)) {
+    return { same: false, expected: 'Connection: close followed by HTAB: wire closes after the request (RFC 9110 §5.6.1), llhttp reads no close and goes on' }
   }
   // node:http answers an HTTP/1.1 request without Host with 400 from
   // JavaScript, but llhttp goes on parsing the same read and the requests

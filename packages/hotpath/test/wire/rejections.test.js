@@ -46,7 +46,25 @@ const CASES = [
   ['headers over 16 KiB', 'GET / HTTP/1.1\r\n' + H + 'X-Big: ' + 'a'.repeat(17 * 1024) + '\r\n\r\n', 431],
   ['too many header fields', 'GET / HTTP/1.1\r\n' + H + 'X-A: a\r\n'.repeat(120) + '\r\n', 431],
   ['URL too long', 'GET /' + 'a'.repeat(9000) + ' HTTP/1.1\r\n' + H + '\r\n', 414],
-  ['unsupported expectation', 'POST / HTTP/1.1\r\n' + H + 'Expect: teapot\r\nContent-Length: 1\r\n\r\na', 417]
+  ['unsupported expectation', 'POST / HTTP/1.1\r\n' + H + 'Expect: teapot\r\nContent-Length: 1\r\n\r\na', 417],
+  // only SP and HTAB are whitespace around a coding (RFC 9110 §5.6.3); NBSP is obs-text
+  ['NBSP around the transfer coding', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: \xa0chunked\xa0\r\n\r\n0\r\n\r\n', 400],
+  ['NBSP after the transfer coding', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\xa0\r\n\r\n0\r\n\r\n', 400],
+  // llhttp takes "chunked" and a length only when SP, not HTAB, follows them
+  ['HTAB after the transfer coding', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked\t\r\n\r\n0\r\n\r\n', 400],
+  ['SP and HTAB after the transfer coding', 'POST / HTTP/1.1\r\n' + H + 'Transfer-Encoding: chunked \t\r\n\r\n0\r\n\r\n', 400],
+  ['HTAB after Content-Length', 'POST / HTTP/1.1\r\n' + H + 'Content-Length: 1\t\r\n\r\na', 400],
+  // Host = uri-host [ ":" port ] (RFC 9112 §3.2, RFC 3986 §3.2.2)
+  ['a list in Host', 'GET / HTTP/1.1\r\nHost: a, other.example.com\r\n\r\n', 400],
+  ['a comma in Host', 'GET / HTTP/1.1\r\nHost: a,b\r\n\r\n', 400],
+  ['a path in Host', 'GET / HTTP/1.1\r\nHost: foo/bar\r\n\r\n', 400],
+  ['userinfo in Host', 'GET / HTTP/1.1\r\nHost: user@a\r\n\r\n', 400],
+  ['a space in Host', 'GET / HTTP/1.1\r\nHost: bad host\r\n\r\n', 400],
+  ['a non-numeric port in Host', 'GET / HTTP/1.1\r\nHost: a:b\r\n\r\n', 400],
+  ['a port without a host', 'GET / HTTP/1.1\r\nHost: :80\r\n\r\n', 400],
+  ['an unclosed IP-literal in Host', 'GET / HTTP/1.1\r\nHost: [::1\r\n\r\n', 400],
+  ['an empty Host on HTTP/1.1', 'GET / HTTP/1.1\r\nHost:\r\n\r\n', 400],
+  ['an invalid Host on HTTP/1.0', 'GET / HTTP/1.0\r\nHost: a/b\r\n\r\n', 400]
 ]
 
 /** @type {Awaited<ReturnType<typeof serve>>} */

@@ -9,6 +9,7 @@
 // and close, and no handler runs for that request or anything after it.
 
 import { WireRequest } from './request.js'
+import { isValidHost } from '../../host.js'
 
 const S_HEAD = 0
 const S_BODY = 1
@@ -350,9 +351,9 @@ export class Parser {
     /** @type {string | null} */
     let te = null
     let hosts = 0
-    let connClose = false
-    let connKeepAlive = false
-    let connUpgrade = false
+    let host = ''
+    let teTab = false
+    let conn = 0
     let upgrade = false
     /** @type {string | null} */
     let expect = null
@@ -401,7 +402,7 @@ export class Parser {
           // RFC 9112 §6.3: a list or repeated Content-Length is a framing
           // error; digits only, bounded so the number stays exact.
           if (contentLength !== -1) return this.bad('Duplicate Content-Length')
-          if (value.length === 0 || value.length > 15) return this.bad('Invalid Content-Length')
+          if (value.length === 0 || value.length > 15 || tabIn(str, ve, eol)) return this.bad('Invalid Content-Length')
           contentLength = 0
           for (let i = 0; i < value.length; i++) {
             const d = value.charCodeAt(i) - 48
@@ -410,25 +411,19 @@ export class Parser {
           }
           break
         case 'transfer-encoding':
+          // llhttp frames a request as chunked only when "chunked" is
+          // followed by nothing but SP: after an HTAB it is an unknown
+          // coding, and so it is here (a 400, never a different framing)
           te = te === null ? value : te + ', ' + value
+          if (ve < eol && tabIn(str, ve, eol)) teTab = true
           break
         case 'host':
           hosts++
+          host = value
           break
-        case 'connection': {
-          const v = value.length === 5 || value.length === 10 ? value.toLowerCase() : null
-          if (v === 'close') connClose = true
-          else if (v === 'keep-alive') connKeepAlive = true
-          else {
-            for (const tok of value.toLowerCase().split(',')) {
-              const t = tok.trim()
-              if (t === 'close') connClose = true
-              else if (t === 'keep-alive') connKeepAlive = true
-              else if (t === 'upgrade') connUpgrade = true
-            }
-          }
+        case 'connection':
+          conn |= connectionFlags(value, ve < eol && tabIn(str, ve, eol))
           break
-        }
         case 'upgrade':
           upgrade = true
           break
@@ -438,28 +433,38 @@ export class Parser {
       }
     }
 
-    if (minor === 1 && hosts === 0) return this.bad('Missing Host header')
-    // RFC 9110 §7.2: more than one Host is answered with 400
+    // RFC 9112 §3.2: 400 for an HTTP/1.1 request without Host, and for
+    // any request with more than one Host or an invalid one. An empty Host
+    // means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1 like a missing
+    // one, allowed on HTTP/1.0 like a missing one.
     if (hosts > 1) return this.bad('Duplicate Host header')
+    if (host === '') {
+      if (minor === 1) return this.bad(hosts === 0 ? 'Missing Host header' : 'Empty Host header')
+    } else if (!isValidHost(host)) {
+      return this.bad('Invalid Host header')
+    }
     let chunked = false
     if (te !== null) {
       // RFC 9112 §6.1-6.3: both framings at once is how requests get
       // smuggled; HTTP/1.0 has no chunked coding; chunked must be final.
       if (contentLength !== -1) return this.bad('Both Content-Length and Transfer-Encoding')
       if (minor === 0) return this.bad('Transfer-Encoding in an HTTP/1.0 request')
-      const codings = te.toLowerCase().split(',').map(s => s.trim())
-      if (codings[codings.length - 1] !== 'chunked') return this.bad('Transfer-Encoding whose final coding is not chunked')
+      const codings = te.toLowerCase().split(',').map(trimOws)
+      if (codings[codings.length - 1] !== 'chunked' || teTab) return this.bad('Transfer-Encoding whose final coding is not chunked')
       // other codings (gzip, chunked) would need a decoder this server does not have
       if (codings.length !== 1) return this.bad('Unsupported transfer coding')
       chunked = true
     }
     const req = new WireRequest(this.conn, method, url, minor === 1 ? '1.1' : '1.0', raw)
-    req.keepAlive = minor === 1 ? !connClose : (connKeepAlive && !connClose)
-    req.upgrade = connUpgrade && upgrade
+    req.keepAlive = (conn & CONN_CLOSE) === 0 && (minor === 1 || (conn & CONN_KEEP_ALIVE) !== 0)
+    req.upgrade = (conn & CONN_UPGRADE) !== 0 && upgrade
     req.chunked = chunked
     req.contentLength = contentLength
-    if (expect !== null) req.expectContinue = expect.toLowerCase() === '100-continue'
-    if (expect !== null && !req.expectContinue) {
+    // RFC 9110 §10.1.1: a 100-continue expectation in an HTTP/1.0 request
+    // is ignored (no 1xx may go to an HTTP/1.0 client, §15.2); node:http
+    // ignores Expect on HTTP/1.0 altogether, and so does this
+    if (expect !== null && minor === 1) req.expectContinue = expect.toLowerCase() === '100-continue'
+    if (expect !== null && minor === 1 && !req.expectContinue) {
       // RFC 9110 §10.1.1: an expectation we cannot meet gets 417
       this.fail(417, 'HP_ERR_EXPECTATION_FAILED', 'Unsupported expectation')
       return null
@@ -628,10 +633,68 @@ export class Parser {
     }
     if (++req.trailerCount > this.limits.maxHeaderCount) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Too many trailer fields')
     const prev = req.trailers[lname]
-    const value = line.slice(colon + 1).trim()
+    const value = trimOws(line.slice(colon + 1))
     req.trailers[lname] = prev === undefined ? value : prev + ', ' + value
     return eol + 2
   }
+}
+
+/**
+ * s without leading and trailing OWS. OWS is SP and HTAB only (RFC 9110
+ * §5.6.3); String#trim also strips NBSP (0xA0), which is obs-text, so
+ * "\xa0chunked" would pass for "chunked" where llhttp sees an unknown coding.
+ * @param {string} s
+ */
+export function trimOws (s) {
+  let start = 0
+  let end = s.length
+  let c
+  while (start < end && ((c = s.charCodeAt(start)) === 32 || c === 9)) start++
+  while (end > start && ((c = s.charCodeAt(end - 1)) === 32 || c === 9)) end--
+  return start === 0 && end === s.length ? s : s.slice(start, end)
+}
+
+/**
+ * True when str[from, to) holds an HTAB: the OWS cut off a field value's
+ * end, where llhttp accepts SP but not HTAB after a length or a coding.
+ * @param {string} str
+ * @param {number} from
+ * @param {number} to
+ */
+function tabIn (str, from, to) {
+  for (let i = from; i < to; i++) if (str.charCodeAt(i) === 9) return true
+  return false
+}
+
+const CONN_CLOSE = 1
+const CONN_KEEP_ALIVE = 2
+const CONN_UPGRADE = 4
+
+/**
+ * The connection options of one Connection field (RFC 9112 §9.3, §9.6) as
+ * CONN_* bits. Options are split on "," and stripped of SP/HTAB only.
+ * "close" and "upgrade" count as the RFC reads them; "keep-alive" only as
+ * llhttp reads it, followed by SP but not HTAB: keeping an HTTP/1.0
+ * connection open that llhttp would close would run requests that llhttp
+ * never parses.
+ * @param {string} value  stripped of SP/HTAB at both ends
+ * @param {boolean} tabAfter  an HTAB was stripped off its end
+ */
+function connectionFlags (value, tabAfter) {
+  const lower = value.toLowerCase()
+  // the common single option without a split
+  if (lower === 'close') return CONN_CLOSE
+  if (lower === 'keep-alive' && !tabAfter) return CONN_KEEP_ALIVE
+  const options = lower.split(',')
+  let flags = 0
+  for (let i = 0; i < options.length; i++) {
+    const option = options[i]
+    const t = trimOws(option)
+    if (t === 'close') flags |= CONN_CLOSE
+    else if (t === 'upgrade') flags |= CONN_UPGRADE
+    else if (t === 'keep-alive' && option.indexOf('\t', option.indexOf('keep-alive')) === -1 && !(tabAfter && i === options.length - 1)) flags |= CONN_KEEP_ALIVE
+  }
+  return flags
 }
 
 /**
