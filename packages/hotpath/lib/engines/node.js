@@ -5,6 +5,7 @@
 import http from 'node:http'
 import { pipeline, Transform } from 'node:stream'
 import { createError } from '../errors.js'
+import { isValidHost } from '../host.js'
 import { loadModule } from '../require.js'
 
 const kOnFinish = Symbol('hotpath.onFinish')
@@ -16,6 +17,48 @@ const kOnFinish = Symbol('hotpath.onFinish')
  */
 function errorJson (error) {
   return JSON.stringify({ statusCode: error.statusCode, code: error.code, error: http.STATUS_CODES[error.statusCode], message: error.message })
+}
+
+/**
+ * Why the Host of a request is not acceptable, or null (RFC 9112 §3.2, the
+ * rule of ../host.js that the wire engine applies too). node:http checks
+ * only that HTTP/1.1 has one (requireHostHeader, answered with an empty
+ * body, so turned off here); any value passes llhttp. No Host or an empty
+ * one means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1, allowed on
+ * HTTP/1.0.
+ * @param {http.IncomingMessage} req
+ * @returns {string | null}
+ */
+function invalidHost (req) {
+  const host = req.headers.host
+  if (host === undefined || host === '') {
+    if (req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null
+    return host === undefined ? 'Missing Host header' : 'Empty Host header'
+  }
+  return isValidHost(host) ? null : 'Invalid Host header'
+}
+
+/**
+ * Answers a request no handler may see with the JSON 400 every malformed
+ * request gets, and closes the connection.
+ * @param {http.ServerResponse} res
+ * @param {string} message
+ */
+function rejectRequest (res, message) {
+  const body = errorJson(createError('HP_ERR_BAD_REQUEST', message))
+  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' })
+  res.end(body)
+}
+
+/**
+ * The handler, unless the parser failed the request's read meanwhile
+ * (onClientError has answered it and ended the socket).
+ * @param {(req: import('./engine.js').RawRequest, res: http.ServerResponse) => void} handler
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function dispatchAfterParse (handler, req, res) {
+  if (req.socket.writable) handler(/** @type {import('./engine.js').RawRequest} */ (/** @type {unknown} */ (req)), res)
 }
 
 /**
@@ -75,16 +118,16 @@ export function createNodeEngine (options) {
     server,
     setHandler (handler) {
       server.on('request', (/** @type {http.IncomingMessage} */ req, /** @type {http.ServerResponse} */ res) => {
-        // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
-        // node:http makes the same check (requireHostHeader) but answers it
-        // with an empty body; here it gets the JSON every malformed request
-        // gets, and no handler runs.
-        if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
-          const body = errorJson(createError('HP_ERR_BAD_REQUEST', 'Missing Host header'))
-          res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' })
-          res.end(body)
-          return
-        }
+        const invalid = invalidHost(req)
+        if (invalid !== null) return rejectRequest(res, invalid)
+        // llhttp hands over the head of a request whose Transfer-Encoding
+        // it rejects (a final coding other than a lone "chunked", as in
+        // "gzip", "chunked<HTAB>" or "<NBSP>chunked") and fails the read
+        // right after this event, in the same call. Such a request waits
+        // one tick: the error comes first, onClientError answers with the
+        // JSON 400, and no handler runs. A request without the field pays
+        // one property check.
+        if (req.headers['transfer-encoding'] !== undefined) return process.nextTick(dispatchAfterParse, handler, req, res)
         handler(/** @type {import('./engine.js').RawRequest} */ (/** @type {unknown} */ (req)), res)
       })
     },
