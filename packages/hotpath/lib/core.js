@@ -23,6 +23,11 @@ const DEFAULTS = {
   keepAliveTimeout: 5_000,
   maxHeaderSize: 16 * 1024,
   maxParamLength: 100,
+  // close() waits this long for in-flight responses, then ends the
+  // connections still open (an SSE stream never ends by itself): long
+  // enough for ordinary requests to finish, well inside the 30 s a
+  // container orchestrator gives a process between SIGTERM and SIGKILL.
+  closeGraceTimeout: 10_000,
   // Deeper than real documents (a GeoJSON FeatureCollection of
   // MultiPolygons nests 8), the default of .NET's System.Text.Json, and far
   // below where JSON.stringify or a validator runs out of stack (a few
@@ -35,7 +40,7 @@ function noop () {}
 export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength']) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -55,7 +60,8 @@ export class Core {
       headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
       requestTimeout: this.requestTimeout,
       keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
-      maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize
+      maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
+      closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout
     }
     this.logger = createLogger(options.logger)
     let counter = 0

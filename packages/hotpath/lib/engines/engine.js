@@ -43,6 +43,7 @@
  * @property {number} keepAliveTimeout   ms an idle keep-alive socket is kept
  * @property {number} maxHeaderSize      bytes of request head; 431 past it
  * @property {number} [maxRequestsPerSocket] 0 = unlimited
+ * @property {number} [closeGraceTimeout] ms close() waits for in-flight responses before it destroys their connections
  * @property {(err: Error, info?: object) => void} [onClientError] for logging only
  */
 
@@ -67,7 +68,9 @@
  * @property {() => Promise<void>} close
  *   stop accepting; in-flight requests finish; idle keep-alive sockets close;
  *   a request that arrives on an open socket while closing gets
- *   503 + Connection: close (the core does that, see isClosing)
+ *   503 + Connection: close (the core does that, see isClosing);
+ *   connections still open after closeGraceTimeout ms are destroyed and the
+ *   promise resolves
  * @property {(raw: RawRequest) => string | undefined} remoteAddress
  * @property {(raw: RawRequest) => boolean} encrypted  true over TLS
  * @property {(raw: RawRequest) => boolean} hasBody

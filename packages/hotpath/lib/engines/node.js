@@ -61,6 +61,11 @@ function dispatchAfterParse (handler, req, res) {
   if (req.socket.writable) handler(/** @type {import('./engine.js').RawRequest} */ (/** @type {unknown} */ (req)), res)
 }
 
+/** ms an open connection may still bring a request once close() began */
+const CLOSE_IDLE_MS = 500
+
+function noop () {}
+
 /**
  * @param {import('./engine.js').EngineOptions} options
  * @returns {import('./engine.js').Engine}
@@ -151,8 +156,25 @@ export function createNodeEngine (options) {
         // server.close() stops accepting and (node ≥ 19) closes idle
         // keep-alive sockets; in-flight requests finish, and the core marks
         // their responses Connection: close so their sockets end too.
-        server.close(() => resolve())
-        server.closeIdleConnections()
+        // Connections still busy after the grace period (a stream that
+        // never ends, a client that never reads) are destroyed.
+        const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
+        grace.unref()
+        // server.close() stops accepting and also destroys every keep-alive
+        // connection idle at that moment; but a client's next request may
+        // already be on its way on one of them, and it would be reset.
+        // node:http does not say when a connection last answered, so the
+        // idle ones are left open CLOSE_IDLE_MS longer: a request arriving
+        // meanwhile is answered 503 + Connection: close (see write), and
+        // those still idle are closed then.
+        const closeIdle = server.closeIdleConnections
+        server.closeIdleConnections = noop
+        server.close(() => {
+          clearTimeout(grace)
+          resolve()
+        })
+        server.closeIdleConnections = closeIdle
+        setTimeout(() => server.closeIdleConnections(), CLOSE_IDLE_MS).unref()
       })
     },
     remoteAddress (raw) {

@@ -98,16 +98,20 @@ eachMode('slow clients', (mode) => {
   after(() => s.close())
 
   test('slow-drip headers are cut off (408 or closed) within the timeout + 1 s', async () => {
-    const socket = net.connect(s.port, '127.0.0.1')
+    // allowHalfOpen: the client goes on sending after the server's FIN
+    const socket = net.connect({ port: s.port, host: '127.0.0.1', allowHalfOpen: true })
     await once(socket, 'connect')
     let data = ''
     socket.on('data', (c) => { data += c.toString('latin1') })
     socket.on('error', () => {})
+    const start = Date.now()
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n')
     let closed = false
     socket.on('close', () => { closed = true })
-    // one header line every 100 ms, forever
-    for (let i = 0; i < 30 && !closed; i++) {
+    // one header line every 100 ms, until the headers timeout (300 ms) + 1 s
+    // has passed: a client that keeps sending must not keep the connection
+    // open past the answer
+    for (let i = 0; Date.now() - start < 1300 && !closed; i++) {
       socket.write(`X-Drip-${i}: y\r\n`)
       await sleep(100)
     }

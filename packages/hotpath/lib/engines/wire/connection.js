@@ -8,6 +8,7 @@
 import { Parser } from './parser.js'
 import { WireResponse } from './request.js'
 import { headerLines, headInfo, statusLine, statusHasNoBody, errorResponse } from './writer.js'
+import { LINGER_MS, TIMEOUT_LINGER_MS } from './limits.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
 /** @typedef {import('./index.js').WireEngine} WireEngine */
@@ -74,6 +75,8 @@ export class Connection {
     this.reqStart = 0
     /** @type {string | null} a rejection waiting for earlier responses */
     this.pendingError = null
+    /** ms the socket is drained after we half-close it (P_LINGER) */
+    this.linger = LINGER_MS
   }
 
   // ── reading ──────────────────────────────────────────────────────────
@@ -783,6 +786,7 @@ export class Connection {
       }
       this.send(errorResponse(408, 'HP_ERR_REQUEST_TIMEOUT', 'Request timeout', this.engine.dateLine))
       this.closedWrite = true
+      this.linger = TIMEOUT_LINGER_MS
       this.shutdown()
       if (res !== null) {
         const cb = res.finishCb

@@ -5,7 +5,7 @@
 import net from 'node:net'
 import stream from 'node:stream'
 import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
-import { resolveLimits, TICK_MS, LINGER_MS } from './limits.js'
+import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { CompatRequest, CompatResponse } from './compat.js'
 import { loadModule } from '../../require.js'
 
@@ -32,6 +32,8 @@ export class WireEngine {
     /** @type {Set<Connection>} */
     this.connections = new Set()
     this.closing = false
+    /** ms close() waits for busy connections before destroying them */
+    this.closeGraceTimeout = options.closeGraceTimeout ?? 10_000
     /** coarse clock for timeouts, refreshed by the shared timer */
     this.clock = Date.now()
     this.second = 0
@@ -152,13 +154,24 @@ export class WireEngine {
   close () {
     this.closing = true
     return new Promise((resolve) => {
-      if (this.server.listening) this.server.close(() => resolve())
-      for (const conn of this.connections) {
-        // idle sockets close now; busy ones close after their response
-        if (conn.idle) conn.destroy()
-        else conn.closing = true
+      // Connections still open after the grace period (a stream that never
+      // ends, a client that never reads) are destroyed.
+      const grace = setTimeout(() => { for (const conn of this.connections) conn.destroy() }, this.closeGraceTimeout)
+      grace.unref()
+      const done = () => {
+        clearTimeout(grace)
+        resolve()
       }
-      if (!this.server.listening && this.connections.size === 0) resolve()
+      if (this.server.listening) this.server.close(done)
+      for (const conn of this.connections) {
+        // Busy ones close after their response. An idle one closes now,
+        // unless it answered so recently that the client's next request
+        // may be on its way: that one gets 503 + Connection: close, not a
+        // reset, and the timer closes it after CLOSE_IDLE_MS.
+        if (!conn.idle || conn.phase === P_HEAD || (conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
+        else conn.destroy()
+      }
+      if (!this.server.listening && this.connections.size === 0) done()
       this.maybeClosed()
     })
   }
@@ -293,10 +306,10 @@ function tick (engine) {
         if (requestTimeout > 0 && age > requestTimeout) conn.timeout()
         break
       case P_IDLE:
-        if (age > keepAliveTimeout || engine.closing) conn.timeout()
+        if (age > keepAliveTimeout || (engine.closing && age >= CLOSE_IDLE_MS)) conn.timeout()
         break
       case P_LINGER:
-        if (age > LINGER_MS) conn.timeout()
+        if (age > conn.linger) conn.timeout()
         break
     }
   }

@@ -33,8 +33,27 @@ export const DEFAULTS = Object.freeze({
 /** Period of the one shared timer: timeouts fire at most this late. */
 export const TICK_MS = 250
 
-/** How long a socket is drained after we half-closed it before it is destroyed. */
-export const LINGER_MS = 2_000
+/**
+ * How long a socket is drained after we half-closed it before it is
+ * destroyed: a client still sending a body we refused gets to read our
+ * answer instead of a reset that can discard it.
+ */
+export const LINGER_MS = 1_000
+
+/**
+ * The linger after a timeout (408): that client is slow or hostile and was
+ * answered already; its socket goes within a tick or two, so the close
+ * follows the timeout by well under a second.
+ */
+export const TIMEOUT_LINGER_MS = TICK_MS
+
+/**
+ * On close(), a keep-alive connection that answered within this long may
+ * be carrying the client's next request already: it stays open that long,
+ * and what arrives meanwhile is answered 503 + Connection: close rather
+ * than reset. Connections idle for longer close at once.
+ */
+export const CLOSE_IDLE_MS = 500
 
 /**
  * @param {Partial<WireLimits> & Record<string, any>} [options]
