@@ -524,6 +524,11 @@ export interface HotpathOptions {
   requestTimeout?: number
   /** ms an idle keep-alive socket is kept open (default 5 000). */
   keepAliveTimeout?: number
+  /**
+   * ms close() waits for in-flight responses before it destroys the
+   * connections still open (default 10 000).
+   */
+  closeGraceTimeout?: number
   /** Largest request head in bytes (default 16 KiB; 431 past it). */
   maxHeaderSize?: number
   /** Longest path parameter in characters (default 100; longer does not match). */
