@@ -1,7 +1,10 @@
 // app.inject(): runs a synthetic request through the same dispatch and
-// pipeline as a socket request, on a small in-memory engine. No sockets,
-// no node:http.
+// pipeline as a socket request, on a small in-memory engine. No sockets
+// (node:http lends only its header validators).
+import { EventEmitter } from 'node:events'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
+import { CompatRequest, CompatResponse } from './engines/wire/compat.js'
 import { dispatch } from './pipeline.js'
 import { createError } from './errors.js'
 import { statusText } from './status.js'
@@ -34,7 +37,47 @@ class InjectRequest {
     this.remoteAddress = remoteAddress
     /** @type {Readable | null} */
     this.stream = null
+    /** the whole body is known up front */
+    this.complete = true
+    /** @type {{ socket: InjectSocket } | null} set with the compat objects */
+    this.conn = null
   }
+
+  /** Only connect middleware reads it (CompatRequest). */
+  get rawHeaders () {
+    /** @type {string[]} */
+    const out = []
+    for (const name of Object.keys(this.headers)) {
+      const v = this.headers[name]
+      if (Array.isArray(v)) for (const item of v) out.push(name, item)
+      else out.push(name, v)
+    }
+    return out
+  }
+}
+
+/**
+ * What middleware finds at req.socket / res.socket: an emitter with the
+ * fields they read (on-finished listens on it), never written to.
+ */
+class InjectSocket extends EventEmitter {
+  /** @param {string} remoteAddress */
+  constructor (remoteAddress) {
+    super()
+    this.remoteAddress = remoteAddress
+    this.remotePort = 0
+    this.encrypted = false
+    this.readable = true
+    this.writable = true
+    this.destroyed = false
+  }
+
+  destroy () {
+    this.destroyed = true
+    return this
+  }
+
+  setTimeout () { return this }
 }
 
 class InjectResponse {
@@ -47,10 +90,15 @@ class InjectResponse {
     this.resolve = resolve
     this.headersSent = false
     this.finished = false
+    /** 0 pending, 3 finished (the field CompatResponse reads) */
+    this.state = 0
     /** headers set through the compat object (connect middleware) */
-    /** @type {Record<string, any>} */
-    this.compatHeaders = {}
-    this.compatStatus = 200
+    /** @type {Record<string, any> | null} */
+    this.extraHeaders = null
+    /** @type {CompatResponse | null} */
+    this.compat = null
+    /** @type {{ socket: InjectSocket } | null} */
+    this.conn = null
     /** @type {((res: any, err: Error | null) => void) | null} */
     this.onFinish = null
   }
@@ -64,10 +112,12 @@ class InjectResponse {
     if (this.finished) return
     this.finished = true
     this.headersSent = true
+    this.state = 3
     // Values as a client reads them off the wire: strings (lists stay lists).
     /** @type {Record<string, any>} */
     const all = {}
-    for (const k of Object.keys(this.compatHeaders)) all[k.toLowerCase()] = wireValue(this.compatHeaders[k])
+    const extra = this.extraHeaders
+    if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
     for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     const payload = this.method === 'HEAD' || status === 204 || status === 304 ? Buffer.alloc(0) : body
     if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = String(body.length)
@@ -86,6 +136,8 @@ class InjectResponse {
       this.onFinish = null
       queueMicrotask(() => cb(this, null))
     }
+    const compat = this.compat
+    if (compat !== null) queueMicrotask(() => compat.finish(null))
   }
 }
 
@@ -169,76 +221,37 @@ function createInjectEngine () {
     hijack (res) {
       const r = /** @type {InjectResponse} */ (res)
       // nothing will be written through hotpath: answer with what we have
-      r.finish(r.compatStatus, {}, Buffer.alloc(0))
+      r.finish(r.compat === null ? 200 : r.compat.statusCode, {}, Buffer.alloc(0))
       return /** @type {any} */ (null)
     },
     compat (raw, res) {
-      return [compatRequest(/** @type {InjectRequest} */ (raw)), compatResponse(/** @type {InjectResponse} */ (res))]
+      const r = /** @type {InjectResponse} */ (res)
+      if (r.compat === null) {
+        // the objects wire gives connect middleware, on a socket-less record
+        const req = /** @type {InjectRequest} */ (raw)
+        req.conn = r.conn = { socket: new InjectSocket(req.remoteAddress) }
+        if (r.extraHeaders === null) r.extraHeaders = {}
+        r.compat = new CompatResponse(this, /** @type {any} */ (r), new CompatRequest(/** @type {any} */ (req)))
+      }
+      return [r.compat.req, r.compat]
     },
     isClosing () { return false }
   }
 }
 
-// The same rule node:http enforces (RFC 9110 §5.5): a header value with
-// CR, LF or NUL would let a response split; refuse it as a socket would.
-const INVALID_VALUE = /[\r\n\0]/
-
+// The rules both engines enforce when they write a head (node:http's own
+// validators; wire's writer.js applies the same): a field name is a token
+// (RFC 9110 §5.1); a value holds no CTL but HTAB, so CR/LF/NUL can never
+// split a response (§5.5), and no character above 0xFF, which has no byte
+// to stand for it. A socket refuses such a header; inject refuses it too.
 /** @param {Record<string, any>} headers */
 function checkHeaders (headers) {
   for (const name of Object.keys(headers)) {
     const v = headers[name]
-    for (const item of Array.isArray(v) ? v : [v]) {
-      if (INVALID_VALUE.test(String(item))) throw new TypeError(`Invalid character in header content ["${name}"]`)
-    }
-  }
-}
-
-/** @param {InjectRequest} raw */
-function compatRequest (raw) {
-  return {
-    method: raw.method,
-    url: raw.url,
-    originalUrl: raw.url,
-    headers: raw.headers,
-    httpVersion: raw.httpVersion,
-    socket: { remoteAddress: raw.remoteAddress, encrypted: false },
-    on () { return this },
-    once () { return this },
-    removeListener () { return this }
-  }
-}
-
-/** @param {InjectResponse} res */
-function compatResponse (res) {
-  return {
-    get statusCode () { return res.compatStatus },
-    set statusCode (v) { res.compatStatus = v },
-    get headersSent () { return res.headersSent },
-    get writableEnded () { return res.finished },
-    /** @param {string} k @param {any} v */
-    setHeader (k, v) { res.compatHeaders[k.toLowerCase()] = v; return this },
-    /** @param {string} k */
-    getHeader (k) { return res.compatHeaders[k.toLowerCase()] },
-    /** @param {string} k */
-    hasHeader (k) { return k.toLowerCase() in res.compatHeaders },
-    /** @param {string} k */
-    removeHeader (k) { delete res.compatHeaders[k.toLowerCase()] },
-    getHeaders () { return { ...res.compatHeaders } },
-    /** @param {number} status @param {any} [headers] */
-    writeHead (status, headers) {
-      res.compatStatus = status
-      if (headers && typeof headers === 'object') for (const k of Object.keys(headers)) res.compatHeaders[k.toLowerCase()] = headers[k]
-      return this
-    },
-    /** @param {any} [chunk] */
-    end (chunk) {
-      const body = chunk === undefined || chunk === null || typeof chunk === 'function' ? Buffer.alloc(0) : Buffer.from(chunk)
-      res.finish(res.compatStatus, {}, body)
-      return this
-    },
-    on () { return this },
-    once () { return this },
-    removeListener () { return this }
+    if (v === undefined) continue
+    validateHeaderName(name)
+    if (Array.isArray(v)) for (const item of v) validateHeaderValue(name, item)
+    else validateHeaderValue(name, v)
   }
 }
 

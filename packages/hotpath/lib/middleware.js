@@ -2,10 +2,17 @@
 // helmet, run as an onRequest hook on the engine's node-compatible objects.
 // A middleware that calls next() synchronously keeps the request on the
 // sync path; one that ends the response itself ends the lifecycle.
+//
+// Whatever a middleware does, one request cannot take the process down: a
+// synchronous throw, next(err) and a rejected promise (an async middleware)
+// go to the error handler; a second next() is ignored; a response the
+// middleware ended, with or without next(), is the answer and the route does
+// not run.
 import { markDone } from './send.js'
+import { handleError } from './error-handling.js'
 
 /**
- * @param {(req: any, res: any, next: (err?: unknown) => void) => void} mw
+ * @param {(req: any, res: any, next: (err?: unknown) => void) => unknown} mw
  */
 export function middlewareHook (mw) {
   /**
@@ -14,38 +21,69 @@ export function middlewareHook (mw) {
    */
   return function middleware (req, reply) {
     const [creq, cres] = reply.engine.compat(req.raw, reply.raw)
-    let state = 0 // 0 pending, 1 next() called
+    if (cres.reply === null) cres.reply = reply
+    let state = 0 // 0 pending, 1 next() called, 2 the response ended first
     /** @type {unknown} */
     let error
-    /** @type {((v?: unknown) => void) | null} */
-    let resolve = null
-    /** @type {((e: unknown) => void) | null} */
-    let reject = null
+    /** @type {(() => void) | null} set once the middleware returned without next() */
+    let settle = null
     /** @param {unknown} [err] */
     const next = (err) => {
       if (state !== 0) return
       state = 1
       error = err
-      if (resolve !== null) {
-        if (err) /** @type {any} */ (reject)(err)
-        else resolve()
-      }
+      if (settle !== null) settle()
     }
-    mw(creq, cres, next)
+    const r = mw(creq, cres, next)
+    // An async middleware's rejection is its next(err), as in Express 5.
+    if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r)).then === 'function') {
+      /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => {
+        if (state === 0) next(err ?? new Error('middleware rejected'))
+        else reply.request.log.error({ err }, 'middleware failed after calling next()')
+      })
+    }
+    if (reply.engine.headersSent(reply.raw)) {
+      // The middleware answered (e.g. a CORS preflight), whether or not it
+      // also called next(): its response is the one, the route does not run.
+      answered(reply, error)
+      return
+    }
     if (state === 1) {
       if (error) throw error
       return
     }
-    if (reply.engine.headersSent(reply.raw)) {
-      // The middleware answered (e.g. a CORS preflight).
-      markDone(reply)
-      return
-    }
-    return new Promise((res, rej) => {
-      resolve = res
-      reject = rej
+    return new Promise((/** @type {(v?: unknown) => void} */ resolve, reject) => {
+      // The middleware may answer and never call next() (serve-static
+      // sending a file), or the client may leave: stop waiting then too.
+      const ended = () => {
+        if (state !== 0) return
+        state = 2
+        if (settle !== null) settle()
+      }
+      settle = () => {
+        cres.removeListener('finish', ended)
+        cres.removeListener('close', ended)
+        if (error) reject(error)
+        else resolve()
+      }
+      cres.once('finish', ended)
+      cres.once('close', ended)
     }).then(() => {
-      if (reply.engine.headersSent(reply.raw)) markDone(reply)
+      if (reply.engine.headersSent(reply.raw) || state === 2) answered(reply, undefined)
+    }, (err) => {
+      if (reply.engine.headersSent(reply.raw)) answered(reply, err)
+      else throw err
     })
   }
+}
+
+/**
+ * The middleware wrote the response (or the client left while it worked):
+ * the lifecycle ends here; an error it reported besides is logged.
+ * @param {import('./reply.js').Reply} reply
+ * @param {unknown} err
+ */
+function answered (reply, err) {
+  markDone(reply)
+  if (err) handleError(reply, err)
 }

@@ -4,14 +4,38 @@
 // merged into the response the core writes later (the core's win), exactly
 // as res.setHeader + writeHead merge on node:http.
 
-import { EventEmitter } from 'node:events'
+// The same classes serve app.inject(), whose in-memory request and response
+// records have the fields used here.
 
-/** @typedef {import('./request.js').WireRequest} WireRequest */
-/** @typedef {import('./request.js').WireResponse} WireResponse */
-/** @typedef {import('./index.js').WireEngine} WireEngine */
+import { EventEmitter } from 'node:events'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
+
+/**
+ * The engine's request record: a WireRequest, or inject's.
+ * @typedef {object} RawRecord
+ * @property {string} method
+ * @property {string} url
+ * @property {Record<string, any>} headers
+ * @property {string[]} rawHeaders
+ * @property {string} httpVersion
+ * @property {boolean} complete
+ * @property {{ socket: any }} conn
+ */
+/**
+ * The engine's response record: a WireResponse, or inject's.
+ * @typedef {object} ResponseRecord
+ * @property {boolean} headersSent
+ * @property {number} state  3 once finished
+ * @property {Record<string, string | number | string[]> | null} extraHeaders
+ * @property {{ socket: any }} conn
+ */
+/**
+ * @typedef {object} WritingEngine
+ * @property {(res: any, status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} write
+ */
 
 export class CompatRequest extends EventEmitter {
-  /** @param {WireRequest} raw */
+  /** @param {RawRecord} raw */
   constructor (raw) {
     super()
     this.raw = raw
@@ -32,8 +56,8 @@ export class CompatRequest extends EventEmitter {
 
 export class CompatResponse extends EventEmitter {
   /**
-   * @param {WireEngine} engine
-   * @param {WireResponse} res
+   * @param {WritingEngine} engine
+   * @param {ResponseRecord} res
    * @param {CompatRequest} req
    */
   constructor (engine, res, req) {
@@ -49,6 +73,8 @@ export class CompatResponse extends EventEmitter {
     this.writableEnded = false
     this.finished = false
     this.locals = Object.create(null)
+    /** @type {import('../../reply.js').Reply | null} the reply whose middleware uses it: its log takes listener errors */
+    this.reply = null
     if (res.extraHeaders === null) res.extraHeaders = {}
   }
 
@@ -66,6 +92,12 @@ export class CompatResponse extends EventEmitter {
    */
   setHeader (name, value) {
     if (this.res.headersSent) throw Object.assign(new Error('Cannot set headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
+    // node:http's own checks, thrown here as ServerResponse.setHeader throws
+    // them (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR): a bad header is the
+    // middleware's error now, not one that surfaces when the head is written.
+    validateHeaderName(name)
+    if (Array.isArray(value)) for (const v of value) validateHeaderValue(name, v)
+    else validateHeaderValue(name, /** @type {any} */ (value))
     this.store[String(name).toLowerCase()] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
     return this
   }
@@ -115,7 +147,7 @@ export class CompatResponse extends EventEmitter {
     if (this.writableEnded) return false
     if (typeof encoding === 'function') cb = encoding
     this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? /** @type {BufferEncoding} */ (encoding) : 'utf8') : Buffer.from(chunk))
-    if (typeof cb === 'function') queueMicrotask(cb)
+    if (typeof cb === 'function') queueMicrotask(() => this.call(cb))
     return true
   }
 
@@ -144,8 +176,27 @@ export class CompatResponse extends EventEmitter {
   finish (err) {
     if (err === null) {
       this.finished = true
-      this.emit('finish')
+      this.call(emitFinish)
     }
-    this.emit('close')
+    this.call(emitClose)
+  }
+
+  /**
+   * Runs middleware code from the engine's side (a listener, a write
+   * callback): what it throws is that request's error, logged, and never
+   * reaches the connection code or the process.
+   * @param {(this: CompatResponse) => void} fn
+   */
+  call (fn) {
+    try {
+      fn.call(this)
+    } catch (err) {
+      if (this.reply !== null) this.reply.request.log.error({ err }, 'a middleware callback threw')
+    }
   }
 }
+
+/** @this {CompatResponse} */
+function emitFinish () { this.emit('finish') }
+/** @this {CompatResponse} */
+function emitClose () { this.emit('close') }
