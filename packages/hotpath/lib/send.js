@@ -280,7 +280,17 @@ function writeStreamed (reply, payload, kind) {
   if (declared !== undefined) headers['content-length'] = declared
   markDone(reply)
   reply._payload = stream
-  reply.engine.writeStream(reply.raw, reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+  try {
+    reply.engine.writeStream(reply.raw, reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+  } catch (err) {
+    // A header the engine refuses (a CR/LF in a value, a name that is not a
+    // token): the same fallback 500 as for a body reply, and nothing of the
+    // stream is read.
+    reply._payload = undefined
+    stream.destroy()
+    reply._done = false
+    writeError(reply.engine, reply.raw, createError('HP_ERR_INTERNAL'), false, reply, err)
+  }
 }
 
 /**
