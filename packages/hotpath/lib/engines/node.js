@@ -31,6 +31,13 @@ function errorJson (error) {
  * @returns {string | null}
  */
 function invalidHost (req) {
+  // node:http keeps the first of several Host lines; RFC 9112 §3.2 wants a
+  // 400 for more than one (one length compare per header line)
+  const raw = req.rawHeaders
+  let hosts = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 4 && raw[i].toLowerCase() === 'host' && ++hosts > 1) return 'Duplicate Host header'
+  }
   const host = req.headers.host
   if (host === undefined || host === '') {
     if (req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null

@@ -26,6 +26,8 @@ const CASES = [
   { name: 'userinfo in Host', bytes: 'GET /hit HTTP/1.1\r\nHost: user@a\r\n\r\n', status: 400, code: 'HP_ERR_BAD_REQUEST', message: /host/i },
   { name: 'a space in Host', bytes: 'GET /hit HTTP/1.1\r\nHost: bad host\r\n\r\n', status: 400, code: 'HP_ERR_BAD_REQUEST', message: /host/i },
   { name: 'an empty Host on HTTP/1.1', bytes: 'GET /hit HTTP/1.1\r\nHost:\r\n\r\n', status: 400, code: 'HP_ERR_BAD_REQUEST', message: /host/i },
+  // RFC 9112 §3.2: more than one Host line is a 400 (node:http keeps the first)
+  { name: 'two Host lines', bytes: 'GET /hit HTTP/1.1\r\nHost: a.example\r\nhost: b.example\r\n\r\n', status: 400, code: 'HP_ERR_BAD_REQUEST', message: /host/i },
   { name: 'an invalid Host on HTTP/1.0', bytes: 'GET /hit HTTP/1.0\r\nHost: a/b\r\n\r\n', status: 400, code: 'HP_ERR_BAD_REQUEST', message: /host/i }
 ]
 
