@@ -172,7 +172,12 @@ export function generateCase (seed, index) {
   /** @type {ChaosRequest[]} */
   const requests = []
   for (let i = 0; i < n; i++) requests.push(generateRequest(g, pipelined, i === n - 1 ? leave : 'none'))
-  return { id: `${seed}:${index}`, requests, pipelined, closeLast: g.chance(0.4), leave, how: g.chance(0.5) ? 'destroy' : 'end', at: g.f(), wait: g.int(200) }
+  const c = { id: `${seed}:${index}`, requests, pipelined, closeLast: g.chance(0.4), leave, how: /** @type {'destroy' | 'end'} */ (g.chance(0.5) ? 'destroy' : 'end'), at: g.f(), wait: g.int(200) }
+  // now and then a long kept-alive connection, where a listener added per
+  // request to the socket would pass the default limit of 10 (drawn last,
+  // so that the other cases stay as they were)
+  if (g.chance(0.03)) requests.splice(n - 1, 0, ...Array.from({ length: 12 }, () => generateRequest(g, pipelined, 'none')))
+  return c
 }
 
 /**
@@ -295,6 +300,11 @@ export const PINNED = {
   'replaced-body-keepalive': {
     requests: [req('POST', '/hooks', 'preParsing=R;handler=json', json(50_000)), req('GET', '/bare', 'handler=json', null)],
     pipelined: false, closeLast: true, leave: 'none', how: 'destroy', at: 0, wait: 0
+  },
+  // twelve requests that read req.signal on one connection
+  'keep-alive-signals': {
+    requests: Array.from({ length: 12 }, () => req('GET', '/hooks', 'handler=signal', null)).concat([req('GET', '/hooks', 'handler=signal', null)]),
+    pipelined: false, closeLast: false, leave: 'mid-handler', how: 'destroy', at: 0, wait: 100
   },
   'slow-stream-leave': {
     requests: [req('GET', '/hooks', 'handler=slow', null)],
@@ -442,6 +452,7 @@ class Client {
   /** @param {number} port */
   constructor (port) {
     this.socket = net.connect(port, '127.0.0.1')
+    /** @type {Buffer} */
     this.buf = Buffer.alloc(0)
     this.pos = 0
     this.ended = false
@@ -449,7 +460,7 @@ class Client {
     this.interim = 0
     /** @type {(() => void) | null} */
     this.wake = null
-    this.socket.on('data', (d) => { this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]); this.poke() })
+    this.socket.on('data', (/** @type {Buffer} */ d) => { this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]); this.poke() })
     this.socket.on('end', () => { this.ended = true; this.poke() })
     this.socket.on('close', () => { this.closed = true; this.ended = true; this.poke() })
     this.socket.on('error', () => {})
@@ -908,8 +919,10 @@ function chaosMiddleware (req, res, next) {
 /** @param {string} mode @param {string} staticRoot */
 export async function buildApp (mode, staticRoot) {
   const { default: hotpath } = await import('../../lib/index.js')
+  // @ts-ignore no types installed
   const { default: cors } = await import('cors')
   const { default: helmet } = await import('helmet')
+  // @ts-ignore no types installed
   const { default: serveStatic } = await import('serve-static')
   const app = hotpath({
     ...APP_OPTIONS,
@@ -927,14 +940,14 @@ export async function buildApp (mode, staticRoot) {
   app.all('/bare', handler)
   app.all('/hooks', all, handler)
   app.all('/nopp', noPreParsing, handler)
-  app.register(async (mw) => {
+  app.register(async (/** @type {any} */ mw) => {
     mw.use(cors())
     mw.use(helmet())
     mw.use(chaosMiddleware)
     mw.all('/hooks', all, handler)
     mw.all('/bare', handler)
   }, { prefix: '/mw' })
-  app.register(async (st) => {
+  app.register(async (/** @type {any} */ st) => {
     st.use(serveStatic(staticRoot))
     st.all('/*', handler)
   }, { prefix: '/static' })
