@@ -28,12 +28,14 @@
 //
 //   node packages/hotpath/test/fuzz/chaos.js [--seed S] [--minutes M | --seconds S]
 //     [--requests N] [--modes node,wire,inject] [--concurrency C] [--batch B]
-//     [--case I | --case A..B | --case pinned:NAME]... [--print] [--no-pinned]
+//     [--case I | --case A..B | --case pinned:NAME]... [--print] [--no-pinned] [--single]
 //
 // --case runs only the cases named (repeatable; 'pinned:NAME' is a fixed
 // regression case, see PINNED); --print prints them instead; --batch 1
 // --concurrency 1 checks sockets and health after every case, to find the
-// case behind a leak. `npm run fuzz:chaos -- --minutes 30`.
+// case behind a leak; --single sends only the last request of each case,
+// on a connection of its own (to look past a bug that hangs kept-alive
+// connections). `npm run fuzz:chaos -- --minutes 30`.
 
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -555,15 +557,17 @@ function count (out, kind) { out.kinds[kind] = (out.kinds[kind] ?? 0) + 1 }
  * Checks one answered request; records its outcome.
  * @param {Outcome} out
  * @param {Exclude<ReturnType<typeof parseResponse>, null>} r
+ * @param {boolean} [sentAll]  every byte of the request went out in one write
+ * @param {string} [label]
  */
-function checkResponse (out, r, sentAll = false) {
+function checkResponse (out, r, sentAll = false, label = 'a request') {
   count(out, `status ${r.status}`)
   // RFC 9110 §15.5.9: 408 says the client was too slow to send; every byte
   // of this request went out at once, well inside the timeouts
-  if (r.status === 408 && sentAll) out.failures.push({ kind: 'wrong-answer', detail: '408 to a request whose head and body were all sent at once' })
+  if (r.status === 408 && sentAll) out.failures.push({ kind: 'wrong-answer', detail: `408 to ${label}, whose head and body were all sent at once` })
   if (r.status >= 500) {
     const text = r.body.toString('latin1')
-    if (/chaos-secret|\n\s+at .*:\d+:\d+/.test(text)) out.failures.push({ kind: 'leak', detail: `${r.status} body shows an internal message: ${text.slice(0, 200)}` })
+    if (/chaos-secret|\n\s+at .*:\d+:\d+/.test(text)) out.failures.push({ kind: 'leak', detail: `${r.status} to ${label} shows an internal message: ${text.slice(0, 200)}` })
   }
 }
 
@@ -675,7 +679,7 @@ function record (out, r, c, i, sentAll = false) {
     return false
   }
   if (r === 'closed') { count(out, 'closed without an answer'); return false }
-  checkResponse(out, r, sentAll)
+  checkResponse(out, r, sentAll, `request ${i} (${c.requests[i].method} ${c.requests[i].path})`)
   return !r.close
 }
 
@@ -1228,6 +1232,8 @@ async function checkConnections (server) {
  * @property {number} [batch]            cases between health and connection checks
  * @property {boolean} [pinned]          run the pinned cases first (default true)
  * @property {(string | number)[]} [cases]  run only these cases
+ * @property {boolean} [single]         one request per connection, with Connection: close
+ *                                      (to look past a bug that hangs kept-alive connections)
  * @property {(line: string) => void} [log]
  * @property {number} [progressMs]
  */
@@ -1282,7 +1288,8 @@ export async function runChaos (opts) {
       const batch = []
       while (batch.length < batchSize && (opts.cases === undefined || queue.length > 0)) {
         const which = queue.length > 0 ? /** @type {string | number} */ (queue.shift()) : next++
-        const c = getCase(opts.seed, which)
+        let c = getCase(opts.seed, which)
+        if (opts.single) c = { ...c, requests: c.requests.slice(-1), pipelined: false, closeLast: true }
         batch.push(c)
         stats.requests += c.requests.length
         if (stats.requests >= maxRequests) break
@@ -1362,7 +1369,8 @@ async function main () {
       batch: { type: 'string', default: '64' },
       case: { type: 'string', multiple: true },
       print: { type: 'boolean', default: false },
-      'no-pinned': { type: 'boolean', default: false }
+      'no-pinned': { type: 'boolean', default: false },
+      single: { type: 'boolean', default: false }
     }
   })
   const seed = Number(values.seed)
@@ -1389,6 +1397,7 @@ async function main () {
     concurrency: Number(values.concurrency),
     batch: Number(values.batch),
     pinned: !values['no-pinned'],
+    single: values.single,
     cases,
     log: (line) => console.log(line)
   })
