@@ -14,7 +14,7 @@ let summary
 
 before(async () => {
   // the modes run side by side, each in its own server process
-  summary = await runChaos({ seed: SEED, modes: MODES, ms: 6000, requests: 1500, concurrency: 16, batch: 64 })
+  summary = await runChaos({ seed: SEED, modes: MODES, ms: 6000, requests: 3000, concurrency: 32, batch: 128 })
   console.log(formatSummary(summary))
 }, { timeout: 60_000 })
 

@@ -501,7 +501,9 @@ class Client {
 
   /**
    * The next final response (1xx are counted and skipped); 'closed' when
-   * the server closed first; 'hang' when neither came in time.
+   * the server closed first ('truncated' when part of a response came, as
+   * from a stream that fails after its head); 'hang' when neither came in
+   * time.
    * @param {string} method
    * @param {{ interimOnly?: boolean, ms?: number }} [opt]
    */
@@ -518,7 +520,7 @@ class Client {
         }
         return r
       }
-      if (this.ended) return 'closed'
+      if (this.ended) return this.buf.length > this.pos ? 'truncated' : 'closed'
       if (!(await this.waitEvent(deadline - Date.now()))) return 'hang'
     }
   }
@@ -668,7 +670,7 @@ export async function runSocketCase (port, c) {
 
 /**
  * @param {Outcome} out
- * @param {Exclude<ReturnType<typeof parseResponse>, null> | 'closed' | 'hang'} r
+ * @param {Exclude<ReturnType<typeof parseResponse>, null> | 'closed' | 'truncated' | 'hang'} r
  * @param {ChaosCase} c
  * @param {number} i
  * @returns {boolean} whether the connection can go on
@@ -679,6 +681,7 @@ function record (out, r, c, i, sentAll = false) {
     return false
   }
   if (r === 'closed') { count(out, 'closed without an answer'); return false }
+  if (r === 'truncated') { count(out, 'response cut short'); return false }
   checkResponse(out, r, sentAll, `request ${i} (${c.requests[i].method} ${c.requests[i].path})`)
   return !r.close
 }
@@ -693,7 +696,7 @@ async function stall (client, c, out) {
     out.failures.push({ kind: 'hang', detail: `${c.leave}: no answer and no close within ${HANG_MS} ms` })
     return out
   }
-  if (r === 'closed') count(out, `${c.leave}: closed`)
+  if (r === 'closed' || r === 'truncated') count(out, `${c.leave}: ${r}`)
   else {
     count(out, `${c.leave}: ${r.status}`)
     if (!(await client.settled())) out.failures.push({ kind: 'hang', detail: `${c.leave}: answered ${r.status} but the connection stayed open ${HANG_MS} ms` })
@@ -727,7 +730,7 @@ async function leaveAfterSend (client, c, out) {
       client.socket.end()
       const r = await client.next(method)
       if (r === 'hang') out.failures.push({ kind: 'hang', detail: `half-close: no answer and no close within ${HANG_MS} ms` })
-      else if (r === 'closed') count(out, 'half-close: closed')
+      else if (r === 'closed' || r === 'truncated') count(out, `half-close: ${r}`)
       else checkResponse(out, r)
       return out
     }
@@ -1277,7 +1280,8 @@ export async function runChaos (opts) {
     const batchSize = opts.batch ?? 64
     const maxRequests = opts.requests ?? Infinity
     let lastProgress = Date.now()
-    const more = () => Date.now() < deadline && stats.requests < maxRequests && (opts.cases === undefined || queue.length > 0)
+    let planned = 0
+    const more = () => Date.now() < deadline && planned < maxRequests && (opts.cases === undefined || queue.length > 0)
     while (more()) {
       if (!server.alive) {
         stats.restarts++
@@ -1291,13 +1295,15 @@ export async function runChaos (opts) {
         let c = getCase(opts.seed, which)
         if (opts.single) c = { ...c, requests: c.requests.slice(-1), pipelined: false, closeLast: true }
         batch.push(c)
-        stats.requests += c.requests.length
-        if (stats.requests >= maxRequests) break
+        planned += c.requests.length
+        if (planned >= maxRequests) break
       }
       let k = 0
+      // past the deadline no case starts; those under way finish
       const worker = async () => {
-        while (k < batch.length && Date.now() < deadline + HANG_MS) {
+        while (k < batch.length && Date.now() < deadline) {
           const c = batch[k++]
+          stats.requests += c.requests.length
           server.inFlight.add(c.id)
           const out = mode === 'inject' ? await runInjectCase(server, c) : await runSocketCase(server.port, c)
           server.inFlight.delete(c.id)
