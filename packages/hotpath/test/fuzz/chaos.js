@@ -1078,6 +1078,8 @@ class Server {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc']
     })
     this.child = child
+    // a failed send to a dying child; its 'exit' reports the crash
+    child.on('error', () => {})
     child.stderr?.on('data', (d) => { this.stderr = (this.stderr + d).slice(-4000) })
     child.on('message', (/** @type {any} */ m) => {
       if (m.type === 'warning') {
@@ -1126,7 +1128,13 @@ class Server {
     return new Promise((resolve) => {
       const timer = setTimeout(() => { this.waiting.delete(id); resolve({ type: 'timeout' }) }, ms)
       this.waiting.set(id, (m) => { clearTimeout(timer); resolve(m) })
-      this.child?.send({ ...msg, id })
+      // a child dying meanwhile fails the send (EPIPE): it reads as 'dead'
+      this.child?.send({ ...msg, id }, (err) => {
+        if (err === null) return
+        this.waiting.delete(id)
+        clearTimeout(timer)
+        resolve({ type: 'dead' })
+      })
     })
   }
 
