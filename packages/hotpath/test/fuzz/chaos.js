@@ -303,6 +303,15 @@ export const PINNED = {
     requests: [req('POST', '/hooks', 'preParsing=R;handler=json', json(50_000)), req('GET', '/bare', 'handler=json', null)],
     pipelined: false, closeLast: true, leave: 'none', how: 'destroy', at: 0, wait: 0
   },
+  // an over-limit body whose 413 becomes the fallback 500 (onSend throws):
+  // the body was never read, so the connection must not carry on as if it was
+  'fallback-500-over-limit-keepalive': {
+    requests: [
+      { ...req('POST', '/hooks', 'onSend=t;handler=json', json(400_000)), chunked: true, together: false },
+      req('GET', '/bare', 'handler=json', null)
+    ],
+    pipelined: false, closeLast: true, leave: 'none', how: 'destroy', at: 0, wait: 0
+  },
   // twelve requests that read req.signal on one connection
   'keep-alive-signals': {
     requests: Array.from({ length: 12 }, () => req('GET', '/hooks', 'handler=signal', null)).concat([req('GET', '/hooks', 'handler=signal', null)]),
