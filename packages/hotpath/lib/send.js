@@ -325,6 +325,11 @@ export function writeError (engine, res, err, close, reply, cause) {
   if (reply !== undefined) {
     if (reply._done) return
     markDone(reply)
+    // the answer it replaces ended the connection (a 413 whose body was
+    // never read): so does this one, or the unread body would be taken
+    // for the next request
+    const h = reply._headers
+    if (h !== null && typeof h.connection === 'string' && h.connection.toLowerCase() === 'close') close = true
     reply.statusCode = err.statusCode
     reply.request.log.error({ err: cause ?? err }, 'request failed')
   }

@@ -4,9 +4,10 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
+import { Transform } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
-import { exchange } from '../wire/util.js'
+import { exchange, responses } from '../wire/util.js'
 
 /** @type {Error[]} */
 const uncaught = []
@@ -87,3 +88,49 @@ eachMode('preParsing that returns the request stream', (mode) => {
     })
   }
 }, [...SOCKET_MODES, 'inject'])
+
+eachMode('keep-alive after a body', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      const handler = (/** @type {any} */ req) => ({ length: req.body.a.length })
+      // the body is all buffered before anyone asks for it
+      app.post('/late', { onRequest: async () => { await sleep(50) } }, handler)
+      app.post('/pass', { preParsing: (_req, _reply, payload) => payload }, handler)
+      app.post('/replaced', {
+        preParsing: (_req, _reply, payload) => payload.pipe(new Transform({ transform (chunk, _e, cb) { cb(null, chunk) } }))
+      }, handler)
+      // the 413 for an unread body becomes the fallback 500
+      app.post('/fallback', { onSend: () => { throw new Error('onSend failed') } }, handler)
+      app.get('/', () => 'alive')
+    }, { bodyLimit: 200_000 })
+  })
+  after(() => s.close())
+
+  // bodies around the engines' high-water marks (16 KiB for a stream, 64 KiB buffered)
+  for (const [path, size] of /** @type {const} */ ([['/late', 70_000], ['/pass', 20_000], ['/pass', 70_000], ['/replaced', 50_000]])) {
+    test(`${path}, ${size} bytes: the next request on the connection is answered`, async () => {
+      const body = JSON.stringify({ a: 'x'.repeat(size) })
+      const first = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+      const { text, closedByServer } = await exchange(s.port, [first, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], { gap: 100 })
+      assert.ok(closedByServer)
+      const all = responses(text)
+      assert.deepEqual(all.map((r) => r.status), [200, 200], text.slice(0, 300))
+      assert.deepEqual(JSON.parse(all[0].body), { length: size })
+      assert.equal(all[1].body, 'alive')
+    })
+  }
+
+  test('a body over the limit answered by the fallback 500 still ends the connection', async () => {
+    const body = JSON.stringify({ a: 'x'.repeat(300_000) })
+    const head = `POST /fallback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
+    const chunk = (/** @type {string} */ c) => c.length.toString(16) + '\r\n' + c + '\r\n'
+    const { text, closedByServer } = await exchange(s.port, [head + chunk(body.slice(0, 210_000)), 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'], { gap: 200 })
+    assert.ok(closedByServer)
+    const all = responses(text)
+    assert.equal(all.length, 1, text.slice(0, 300))
+    assert.equal(all[0].status, 500)
+    assert.match(all[0].head, /\r\nconnection: close/i)
+  })
+}, SOCKET_MODES)

@@ -284,6 +284,11 @@ export class Connection {
       const stream = /** @type {import('node:stream').Readable} */ (req.stream)
       stream.push(null)
     }
+    // The last bytes of the body may have crossed a high-water mark and
+    // paused reading. The body is complete: nothing will lift that pause
+    // (readBody takes a complete body at once, an ended stream is not read
+    // again), and the next request on this connection would never be read.
+    if ((this.paused & PAUSE_BODY) !== 0) this.resume(PAUSE_BODY)
   }
 
   /**
