@@ -1380,6 +1380,18 @@ export function formatSummary (summary) {
   return lines.join('\n')
 }
 
+const USAGE = `node packages/hotpath/test/fuzz/chaos.js [options]   (npm run fuzz:chaos -- [options])
+  --seed S                 the seed (default: from the clock; printed, and reproduces the run)
+  --minutes M | --seconds S  how long to run (default 60 s; with --requests or --case, until done)
+  --requests N             at most N requests per mode
+  --modes node,wire,inject which servers to hunt
+  --concurrency C          cases in flight per mode (default 16)
+  --batch B                cases between socket and health checks (default 64)
+  --case I | A..B | pinned:NAME   only these cases (repeatable)
+  --print                  print the cases instead of running them
+  --no-pinned              skip the pinned regression cases
+  --single                 one request per case, on a connection of its own`
+
 async function main () {
   const { values } = parseArgs({
     options: {
@@ -1393,9 +1405,14 @@ async function main () {
       case: { type: 'string', multiple: true },
       print: { type: 'boolean', default: false },
       'no-pinned': { type: 'boolean', default: false },
-      single: { type: 'boolean', default: false }
+      single: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false }
     }
   })
+  if (values.help) {
+    console.log(USAGE)
+    return
+  }
   const seed = Number(values.seed)
   /** @type {(string | number)[] | undefined} */
   const cases = values.case?.flatMap((c) => {
