@@ -575,13 +575,7 @@ export class Connection {
     if (res.compat !== null) res.compat.finish(err)
     if (err !== null) return
     if (res.closeAfter || (this.closing && this.pendingError === null && this.queue.length === 0 && this.current === null)) {
-      this.closing = true
-      this.stopped = true
-      this.discard = true
-      this.closedWrite = true
-      // requests after this one are never answered, a rejection included
-      this.pendingError = null
-      this.shutdownSoon()
+      this.endAfterWrites()
       return
     }
     if (this.queue.length < this.engine.limits.maxPipelined / 2) this.resume(PAUSE_PIPELINE)
@@ -683,7 +677,7 @@ export class Connection {
         return
       }
       conn.endStream(res, err)
-      conn.failWrite()
+      conn.endAfterWrites()
     }
     const onClose = () => {
       // a stream destroyed without 'end' or 'error'
@@ -753,14 +747,16 @@ export class Connection {
   }
 
   /**
-   * A streamed response failed after its head went out. What was written
-   * still goes out, then the connection ends: without the last chunk (or
-   * short of its length) the client knows the body is incomplete (RFC 9112
-   * §7.1, §8). Destroying at once would also throw away the head and any
-   * bytes still queued in the socket. Nothing more is read or written here;
-   * the linger timer bounds a client that does not read.
+   * Nothing more is read or written on this connection: what was written
+   * still goes out, then it half-closes; requests after this point are
+   * never answered, a rejection included. After the last response of a
+   * closing connection, and after a streamed response failed past its head:
+   * without the last chunk (or short of its length) the client knows that
+   * body is incomplete (RFC 9112 §7.1, §8), where destroying at once would
+   * also throw away the head and any bytes still queued in the socket. The
+   * linger timer bounds a client that does not read.
    */
-  failWrite () {
+  endAfterWrites () {
     this.closing = true
     this.stopped = true
     this.discard = true
