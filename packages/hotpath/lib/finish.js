@@ -87,10 +87,12 @@ export function timeoutReply (reply, ms) {
   const route = reply.route
   abortSignal(req, new DOMException('The request timed out', 'TimeoutError'))
   if (route.onTimeout !== null) runDetached(route.onTimeout, route.instance, req, reply)
-  if (req.raw.complete === false) {
-    // The client has not finished sending its body: the client is late, not
-    // the handler (408, RFC 9110 §15.5.9). The rest of the body is never
-    // read, so the connection ends after the answer.
+  if (reply._readingBody && req.raw.complete === false) {
+    // The body is being read and the client has not finished sending it:
+    // the client is late, not the handler (408, RFC 9110 §15.5.9). A body
+    // nobody reads (a preParsing hook replaced it) is not the client's
+    // delay. The rest of the body is never read, so the connection ends
+    // after the answer.
     reply.header('connection', 'close')
     handleError(reply, createError('HP_ERR_REQUEST_TIMEOUT'))
     return

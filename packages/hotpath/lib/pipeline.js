@@ -222,7 +222,9 @@ function readBody (reply) {
     return
   }
   const limit = parser.bodyLimit ?? route.bodyLimit
+  reply._readingBody = true
   reply.engine.readBody(raw, limit, (err, body) => {
+    reply._readingBody = false
     if (reply._done) return
     if (err) bodyError(reply, err, limit)
     else runParser(reply, /** @type {Buffer} */ (body))
@@ -264,7 +266,9 @@ export function readParsedStream (reply, stream) {
     return
   }
   const limit = parser.bodyLimit ?? reply.route.bodyLimit
+  reply._readingBody = true
   readStream(stream, limit, (err, body) => {
+    reply._readingBody = false
     if (reply._done) return
     if (err) bodyError(reply, err, limit)
     else runParser(reply, /** @type {Buffer} */ (body))

@@ -47,6 +47,8 @@ export class Reply {
     this._stage = 0
     /** @type {import('./body/parsers.js').Parser | null} */
     this._parser = null
+    /** the body is being read (the request timeout then blames the client) */
+    this._readingBody = false
     /** @type {((value: unknown) => void) | null} */
     this._onResolve = null
     /** @type {((err: unknown) => void) | null} */

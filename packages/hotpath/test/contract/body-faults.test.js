@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
-import { Transform } from 'node:stream'
+import { Readable, Transform } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 import { exchange, responses } from '../wire/util.js'
@@ -46,6 +46,11 @@ eachMode('preParsing that returns the request stream', (mode) => {
         onRequestAbort
       }, handler)
       app.post('/plain', { onRequestAbort }, handler)
+      // the body is replaced, so nobody reads what the client sent; the
+      // handler never answers
+      app.post('/replaced-never', {
+        preParsing: () => Readable.from([Buffer.from('{"a":"x"}')])
+      }, (_req, reply) => reply)
       app.get('/', () => 'alive')
     }, { requestTimeout: 1000 })
   })
@@ -58,6 +63,12 @@ eachMode('preParsing that returns the request stream', (mode) => {
       assert.deepEqual(res.json(), { length: 100_000 })
     })
   }
+
+  test('a handler that never answers a request whose body nobody read: 503, not a 408 blaming the client', async () => {
+    const res = await s.request({ method: 'POST', url: '/replaced-never', headers: { 'content-type': 'application/json' }, payload: BIG })
+    assert.equal(res.statusCode, 503)
+    assert.equal(res.json().code, 'HP_ERR_HANDLER_TIMEOUT')
+  })
 
   if (mode === 'inject') return
 

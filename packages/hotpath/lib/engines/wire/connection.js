@@ -186,7 +186,10 @@ export class Connection {
 
   updatePhase () {
     if (this.detached || this.ended) return
-    if (this.parser.inBody) {
+    // waiting for the body: only while it is read; a body paused because
+    // nobody reads it (or the client does not read our answers) is the
+    // application's time, bounded by the core's request timeout
+    if (this.parser.inBody && this.paused === 0) {
       if (this.phase !== P_BODY) { this.phase = P_BODY; this.since = this.reqStart }
     } else if (this.stopped || this.queue.length > 0) {
       this.phase = P_BUSY
