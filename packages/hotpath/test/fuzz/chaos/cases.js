@@ -264,6 +264,12 @@ export const PINNED = {
     ],
     pipelined: false, closeLast: true, leave: 'none', how: 'destroy', at: 0, wait: 0
   },
+  // a body replaced by preParsing is never read, and the handler never
+  // answers: the request timeout is the handler's (503), not the client's
+  'replaced-body-never-answered': {
+    requests: [{ ...req('PATCH', '/hooks', 'preParsing=R;handler=never', json(58_000)), chunked: true }],
+    pipelined: false, closeLast: false, leave: 'none', how: 'destroy', at: 0, wait: 0
+  },
   // twelve requests that read req.signal on one connection
   'keep-alive-signals': {
     requests: Array.from({ length: 12 }, () => req('GET', '/hooks', 'handler=signal', null)).concat([req('GET', '/hooks', 'handler=signal', null)]),
