@@ -1,6 +1,6 @@
 // hotpath's public entry point: exports only.
-import { Core, Hotpath } from './app.js'
-import { plugin } from './plugin.js'
+import { Core, Hotpath } from './app/hotpath.js'
+import { plugin } from './app/plugin.js'
 import { HttpError } from './errors.js'
 
 /**

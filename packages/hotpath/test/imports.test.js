@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const lib = fileURLToPath(new URL('../lib', import.meta.url))
@@ -52,4 +52,62 @@ test('lib/ imports only node: built-ins and relative files', () => {
     }
   }
   assert.deepEqual(offending, [])
+})
+
+/**
+ * The graph of relative imports between lib/ files (static, re-export and
+ * dynamic), keyed by path relative to lib/.
+ */
+function importGraph () {
+  /** @type {Map<string, string[]>} */
+  const graph = new Map()
+  for (const file of jsFiles(lib)) {
+    const from = relative(lib, file)
+    const to = specifiersOf(readFileSync(file, 'utf8'))
+      .filter((spec) => spec.startsWith('./') || spec.startsWith('../'))
+      .map((spec) => relative(lib, join(dirname(file), spec)))
+    graph.set(from, to)
+  }
+  return graph
+}
+
+/**
+ * Every import cycle of the graph, each as the path that closes it, found
+ * by a depth-first walk.
+ * @param {Map<string, string[]>} graph
+ */
+export function findCycles (graph) {
+  /** @type {string[][]} */
+  const cycles = []
+  /** @type {Map<string, number>} 1 on the walk's stack, 2 done */
+  const state = new Map()
+  /** @type {string[]} */
+  const stack = []
+  /** @param {string} node */
+  const visit = (node) => {
+    state.set(node, 1)
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      const s = state.get(next)
+      if (s === 1) cycles.push([...stack.slice(stack.indexOf(next)), next])
+      else if (s === undefined) visit(next)
+    }
+    stack.pop()
+    state.set(node, 2)
+  }
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node)
+  return cycles
+}
+
+test('the cycle finder sees a cycle of three and ignores a diamond', () => {
+  const graph = new Map([['a', ['b', 'c']], ['b', ['d']], ['c', ['d']], ['d', []], ['x', ['y']], ['y', ['z']], ['z', ['x']]])
+  assert.deepEqual(findCycles(graph), [['x', 'y', 'z', 'x']])
+})
+
+test('lib/ has no import cycle (docs/architecture.md: the stages import the kernel, never each other backwards)', () => {
+  const graph = importGraph()
+  for (const [from, to] of graph) {
+    for (const target of to) assert.ok(graph.has(target), `${from} imports ${target}, which is not a lib/ file`)
+  }
+  assert.deepEqual(findCycles(graph).map((c) => c.join(' → ')), [])
 })

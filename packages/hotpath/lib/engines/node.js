@@ -5,7 +5,7 @@
 import http from 'node:http'
 import { pipeline, Transform } from 'node:stream'
 import { createError } from '../errors.js'
-import { isValidHost } from '../host.js'
+import { isValidHost } from './host.js'
 import { loadModule } from '../require.js'
 
 const kOnFinish = Symbol('hotpath.onFinish')

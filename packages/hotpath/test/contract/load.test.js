@@ -24,7 +24,7 @@ eachMode('overload protection', (mode) => {
   })
   after(() => s.close())
 
-  /** @returns {import('../../lib/load.js').LoadMonitor} */
+  /** @returns {import('../../lib/app/load-monitor.js').LoadMonitor} */
   const monitor = () => s.app._core.loadMonitor
 
   test('under the limits, requests run as usual', async () => {

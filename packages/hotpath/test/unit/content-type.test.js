@@ -5,8 +5,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { mediaType } from '../../lib/body/content-type.js'
-import { ParserTable } from '../../lib/body/parsers.js'
+import { mediaType } from '../../lib/lifecycle/parsers/content-type.js'
+import { ParserTable } from '../../lib/lifecycle/parsers/table.js'
 
 const tokenChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&\'*+-.^_`|~'.split(''))
 const token = fc.array(tokenChar, { minLength: 1, maxLength: 12 }).map((a) => a.join(''))

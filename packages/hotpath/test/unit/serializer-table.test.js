@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { pickSerializer, serializerTable } from '../../lib/schema.js'
+import { pickSerializer, serializerTable } from '../../lib/routing/schema.js'
 import hotpath from '../../lib/index.js'
 
 test('the precomputed serializer table picks what pickSerializer picks, for every status', () => {

@@ -6,7 +6,7 @@ import net from 'node:net'
 import stream from 'node:stream'
 import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
-import { CompatRequest, CompatResponse } from './compat.js'
+import { CompatRequest, CompatResponse } from '../compat.js'
 import { loadModule } from '../../require.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */

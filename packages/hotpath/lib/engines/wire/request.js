@@ -2,7 +2,7 @@
 // every field assigned in the constructor, in one order, so that V8 gives
 // all instances one shape (DESIGN.md §3.3).
 
-import { headersFromRaw } from './parser.js'
+import { headersFromRaw } from './headers.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 
@@ -99,7 +99,7 @@ export class WireResponse {
     /** headers set through the compatibility object (setHeader) */
     /** @type {Record<string, string | number | string[]> | null} */
     this.extraHeaders = null
-    /** @type {import('./compat.js').CompatResponse | null} */
+    /** @type {import('../compat.js').CompatResponse | null} */
     this.compat = null
     /** streaming state */
     /** @type {import('node:stream').Readable | null} */

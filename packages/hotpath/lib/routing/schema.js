@@ -1,10 +1,10 @@
 // Validators (ajv) and serializers (fast-json-stringify), compiled once per
 // route at ready(). Params, query and headers arrive as strings, so their
 // validator coerces types; the body validator does not.
-import { createError } from './errors.js'
+import { createError } from '../errors.js'
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
 // that has a schema: an app without schemas does not carry them.
-import { loadModule as load } from './require.js'
+import { loadModule as load } from '../require.js'
 
 /**
  * @typedef {(data: unknown) => boolean} ValidateFn

@@ -8,8 +8,8 @@
 // go to the error handler; a second next() is ignored; a response the
 // middleware ended, with or without next(), is the answer and the route does
 // not run.
-import { markDone } from './send.js'
-import { handleError } from './error-handling.js'
+import { markDone } from './kernel.js'
+import { handleError } from './handle-error.js'
 
 /**
  * @param {(req: any, res: any, next: (err?: unknown) => void) => unknown} mw
@@ -17,7 +17,7 @@ import { handleError } from './error-handling.js'
 export function middlewareHook (mw) {
   /**
    * @param {import('./request.js').Request} req
-   * @param {import('./reply.js').Reply} reply
+   * @param {import('../reply/reply.js').Reply} reply
    */
   return function middleware (req, reply) {
     const [creq, cres] = reply.engine.compat(req.raw, reply.raw)
@@ -80,7 +80,7 @@ export function middlewareHook (mw) {
 /**
  * The middleware wrote the response (or the client left while it worked):
  * the lifecycle ends here; an error it reported besides is logged.
- * @param {import('./reply.js').Reply} reply
+ * @param {import('../reply/reply.js').Reply} reply
  * @param {unknown} err
  */
 function answered (reply, err) {

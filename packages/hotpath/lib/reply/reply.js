@@ -1,15 +1,15 @@
 // The reply object handed to hooks and handlers. Every field is assigned in
-// the constructor, in one order; the pipeline parks a request's position in
-// the `_` fields when it goes async.
+// the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
+// request's position in the `_` fields when it goes async.
 import { sendPayload } from './send.js'
-import { createError } from './errors.js'
+import { createError } from '../errors.js'
 
 export class Reply {
   /**
-   * @param {import('./engines/engine.js').RawResponse} res
-   * @param {import('./request.js').Request} request
-   * @param {import('./route.js').Route} route
-   * @param {import('./engines/engine.js').Engine} engine
+   * @param {import('../engines/engine.js').RawResponse} res
+   * @param {import('../lifecycle/request.js').Request} request
+   * @param {import('../routing/route.js').Route} route
+   * @param {import('../engines/engine.js').Engine} engine
    */
   constructor (res, request, route, engine) {
     this.raw = res
@@ -36,16 +36,19 @@ export class Reply {
     this._newer = null
     this._listening = false
     this._startTime = route.app.logger === null ? 0 : performance.now()
-    this._wait = 0
+    /** @type {import('../lifecycle/kernel.js').Continuation | null} where a parked request goes on */
+    this._onValue = null
+    /** @type {import('../lifecycle/kernel.js').Failure | null} where a parked request's failure goes */
+    this._onError = null
     /** @type {Function[] | null} */
     this._hooks = null
     this._hookIndex = 0
-    /** @type {((reply: Reply) => void) | null} */
+    /** @type {Function | null} the continuation after the parked hook chain */
     this._next = null
     /** @type {unknown} */
     this._payload = undefined
-    this._stage = 0
-    /** @type {import('./body/parsers.js').Parser | null} */
+    this._stopWhenSent = false
+    /** @type {import('../lifecycle/parsers/table.js').Parser | null} */
     this._parser = null
     /** the body is being read (the request timeout then blames the client) */
     this._readingBody = false
@@ -155,7 +158,7 @@ export class Reply {
     if (!this._done) {
       this._done = true
       this.sent = true
-      if (this._tracked) this.route.app.untrack(this)
+      if (this._tracked) this.route.app.inFlight.untrack(this)
       this.engine.hijack(this.raw)
     }
     return this

@@ -1,15 +1,19 @@
 // The error path: onError hooks, then the route's error handler (the
-// nearest one set in its context chain), then a fixed fallback if that
-// fails too, so an error can never loop.
-import { HttpError, createError } from './errors.js'
-import { isThenable } from './hooks.js'
-import { statusText } from './status.js'
-import { runHooks, park, WAIT_ERROR_HANDLER } from './pipeline.js'
-import { writeError } from './send.js'
-import { NOOP_LOGGER } from './logger.js'
+// nearest one set in its context chain), then the last-resort answer if
+// that fails too, so an error can never loop. The answer's body is built by
+// ../reply/error-body.js; the reply writer sends it.
+import { HttpError, createError } from '../errors.js'
+import { NOOP_LOGGER } from '../logger.js'
+import { isThenable, park, runHooks } from './kernel.js'
+import { errorBody } from '../reply/error-body.js'
+import { writeError } from '../reply/last-resort.js'
+
+/** @typedef {import('../reply/reply.js').Reply} Reply */
 
 /**
- * @param {import('./reply.js').Reply} reply
+ * Takes any failure of a request (a throw, a rejection, an error sent) to
+ * the error handler.
+ * @param {Reply} reply
  * @param {unknown} error
  */
 export function handleError (reply, error) {
@@ -18,7 +22,7 @@ export function handleError (reply, error) {
     return
   }
   if (reply._erroring) {
-    writeError(reply.engine, reply.raw, createError('HP_ERR_INTERNAL'), false, reply, error)
+    writeError(reply, createError('HP_ERR_INTERNAL'), error)
     return
   }
   const err = toError(error)
@@ -28,36 +32,67 @@ export function handleError (reply, error) {
   reply._contentType = null
   reply.statusCode = statusOf(err)
   const route = reply.route
-  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler)
+  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, handleError)
   else callErrorHandler(reply)
 }
 
-/** @param {import('./reply.js').Reply} reply */
+/**
+ * A hook, parser or handler failed, synchronously or by rejecting. Once the
+ * reply was sent, the failure can only be logged: answering it would be a
+ * second answer.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+export function stageFailed (reply, err) {
+  if (reply.sent) {
+    reply.request.log.error({ err }, 'promise rejected after the reply was sent')
+    return
+  }
+  handleError(reply, err)
+}
+
+/** @param {Reply} reply */
 function callErrorHandler (reply) {
   const route = reply.route
   let r
   try {
     r = route.errorHandler.call(route.instance, reply._error, reply.request, reply)
   } catch (err) {
-    writeError(reply.engine, reply.raw, createError('HP_ERR_INTERNAL'), false, reply, err)
+    writeError(reply, createError('HP_ERR_INTERNAL'), err)
     return
   }
   if (reply.sent) return
   if (isThenable(r)) {
-    reply._wait = WAIT_ERROR_HANDLER
-    park(reply, r)
+    park(reply, r, errorHandlerResolved, errorHandlerFailed)
     return
   }
   afterErrorHandler(reply, r)
 }
 
 /**
- * What an error handler returned (or its promise resolved to) when it had
- * not sent: one rule for sync and async handlers alike.
- * @param {import('./reply.js').Reply} reply
+ * @param {Reply} reply
  * @param {unknown} value
  */
-export function afterErrorHandler (reply, value) {
+function errorHandlerResolved (reply, value) {
+  if (!reply.sent) afterErrorHandler(reply, value)
+}
+
+/**
+ * The error handler itself failed: the fixed 500, no hooks.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function errorHandlerFailed (reply, err) {
+  writeError(reply, createError('HP_ERR_INTERNAL'), err)
+}
+
+/**
+ * What an error handler returned (or its promise resolved to) when it had
+ * not sent: one rule for sync and async handlers alike.
+ * @param {Reply} reply
+ * @param {unknown} value
+ */
+function afterErrorHandler (reply, value) {
   // undefined: the handler chose not to answer; the default answer does.
   if (value === undefined) defaultErrorHandler(/** @type {Error} */ (reply._error), reply.request, reply)
   // the reply itself: the handler sends later, bounded by the request timeout.
@@ -69,7 +104,7 @@ export function afterErrorHandler (reply, value) {
  * message; for any other error, 500 and a generic message, logged once.
  * @param {Error} err
  * @param {import('./request.js').Request} req
- * @param {import('./reply.js').Reply} reply
+ * @param {Reply} reply
  */
 export function defaultErrorHandler (err, req, reply) {
   // While erroring, send(err) answers the error: see errorPayload.
@@ -82,7 +117,7 @@ export function defaultErrorHandler (err, req, reply) {
  * error status, else the error's), logged as the default handler logs it
  * (5xx once at error level with the request id, 4xx but 404 at info), and
  * the message masked unless the error was made for the client.
- * @param {import('./reply.js').Reply} reply
+ * @param {Reply} reply
  * @param {Error} err
  */
 export function errorPayload (reply, err) {
@@ -110,29 +145,6 @@ function logError (log, err, status) {
     return
   }
   log.info({ res: { statusCode: status }, error: { type: err.name, code: /** @type {any} */ (err).code, message: err.message } }, 'request rejected')
-}
-
-/**
- * The JSON body for an error. Internal messages never leave the server:
- * only an HttpError's message, or a 4xx error marked `expose`, is sent.
- * @param {unknown} err
- * @param {number} status
- * @returns {Record<string, unknown>}
- */
-export function errorBody (err, status) {
-  /** @type {Record<string, unknown>} */
-  let body
-  if (err instanceof HttpError) {
-    // hotpath's own 5xx codes describe internals: keep their text generic.
-    const masked = status >= 500 && err.code !== undefined && err.code.startsWith('HP_ERR_')
-    body = { statusCode: status, error: statusText(status), message: masked ? statusText(status) : err.message }
-    if (err.code !== undefined) body.code = err.code
-    if (err.details !== undefined) Object.assign(body, err.details)
-    return body
-  }
-  const e = /** @type {any} */ (err)
-  const message = status < 500 && e !== null && typeof e === 'object' && e.expose === true && typeof e.message === 'string' ? e.message : statusText(status)
-  return { statusCode: status, error: statusText(status), message }
 }
 
 /**

@@ -2,10 +2,10 @@
 // flattened from its context chain (null when empty, so an empty stage
 // costs one check), its parser table, validators and serializers, and the
 // Request/Reply classes of its context.
-import { REQUEST_HOOKS } from './hooks.js'
-import { createError } from './errors.js'
+import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { createError } from '../errors.js'
 import { pickSerializer, serializerTable } from './schema.js'
-import { defaultErrorHandler } from './error-handling.js'
+import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 
 // Methods whose requests may carry a body hotpath parses (RFC 9110 §9.3:
 // GET and HEAD bodies have no defined semantics and are not parsed).
@@ -13,8 +13,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUER
 
 export class Route {
   /**
-   * @param {import('./core.js').Core} app
-   * @param {import('./context.js').Context} context
+   * @param {import('../app/core.js').Core} app
+   * @param {import('../app/context.js').Context} context
    * @param {any} instance   `this` for hooks and handlers
    * @param {Record<string, any>} options  as declared
    * @param {string} method
@@ -42,7 +42,7 @@ export class Route {
     /** @type {Function[] | null} */ this.onTimeout = null
     /** @type {Function[] | null} */ this.onRequestAbort = null
     this.parseBody = false
-    /** @type {import('./body/parsers.js').ParserTable} */
+    /** @type {import('../lifecycle/parsers/table.js').ParserTable} */
     this.parsers = /** @type {any} */ (null)
     this.bodyLimit = 0
     this.hasValidation = false
@@ -60,9 +60,9 @@ export class Route {
     this.serializeByClass = []
     /** @type {Function} */
     this.errorHandler = defaultErrorHandler
-    /** @type {typeof import('./request.js').Request} */
+    /** @type {typeof import('../lifecycle/request.js').Request} */
     this.Request = /** @type {any} */ (null)
-    /** @type {typeof import('./reply.js').Reply} */
+    /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
   }

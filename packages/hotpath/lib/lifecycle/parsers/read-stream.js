@@ -1,7 +1,7 @@
 // Reads a body stream (from a preParsing hook) into one Buffer, bounded by a
 // limit: past it, the stream is destroyed and the caller gets a 413 without
 // the rest being buffered.
-import { createError } from '../errors.js'
+import { createError } from '../../errors.js'
 
 /**
  * @param {import('node:stream').Readable} stream

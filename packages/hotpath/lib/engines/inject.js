@@ -4,10 +4,10 @@
 import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
-import { CompatRequest, CompatResponse } from './engines/wire/compat.js'
-import { dispatch } from './pipeline.js'
-import { createError } from './errors.js'
-import { statusText } from './status.js'
+import { CompatRequest, CompatResponse } from './compat.js'
+import { dispatch } from '../routing/dispatch.js'
+import { createError } from '../errors.js'
+import { statusText } from '../status.js'
 
 /**
  * @typedef {object} InjectResult
@@ -146,7 +146,7 @@ function wireValue (v) {
   return Array.isArray(v) ? v.map(String) : String(v)
 }
 
-/** @returns {import('./engines/engine.js').Engine} */
+/** @returns {import('./engine.js').Engine} */
 function createInjectEngine () {
   return {
     name: /** @type {any} */ ('inject'),
@@ -255,12 +255,12 @@ function checkHeaders (headers) {
   }
 }
 
-/** @type {WeakMap<object, import('./engines/engine.js').Engine>} */
+/** @type {WeakMap<object, import('./engine.js').Engine>} */
 const engines = new WeakMap()
 
 /**
  * @param {any} app
- * @param {import('./core.js').Core} core
+ * @param {import('../app/core.js').Core} core
  * @param {string | Record<string, any>} options
  * @returns {Promise<InjectResult>}
  */

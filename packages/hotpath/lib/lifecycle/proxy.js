@@ -1,7 +1,7 @@
 // trustProxy: which peers may tell us the client address via
 // X-Forwarded-For. Compiled once into a predicate (address, hop) → boolean.
 import { isIP } from 'node:net'
-import { createError } from './errors.js'
+import { createError } from '../errors.js'
 
 /** @typedef {(address: string, hop: number) => boolean} TrustFn */
 

@@ -2,16 +2,16 @@
 // in the constructor, in one order, so all requests share one hidden class;
 // anything that costs work (query, ip, hostname, id, log, signal) is
 // computed on first read.
-import { parseQuery } from './body/urlencoded.js'
+import { parseQuery } from './parsers/urlencoded.js'
 import { ensureFinishListener } from './finish.js'
 import { proxyAddress, proxyAddresses } from './proxy.js'
-import { NOOP_LOGGER } from './logger.js'
+import { NOOP_LOGGER } from '../logger.js'
 
 export class Request {
   /**
-   * @param {import('./engines/engine.js').RawRequest} raw
+   * @param {import('../engines/engine.js').RawRequest} raw
    * @param {Record<string, string>} params
-   * @param {import('./route.js').Route} route
+   * @param {import('../routing/route.js').Route} route
    */
   constructor (raw, params, route) {
     this.raw = raw
@@ -20,9 +20,9 @@ export class Request {
     this.body = undefined
     this.method = raw.method
     this.url = raw.url
-    /** @type {import('./route.js').Route} */
+    /** @type {import('../routing/route.js').Route} */
     this.route = route
-    /** @type {import('./reply.js').Reply} */
+    /** @type {import('../reply/reply.js').Reply} */
     this.reply = /** @type {any} */ (null)
     /** @type {string | undefined} */
     this._id = undefined

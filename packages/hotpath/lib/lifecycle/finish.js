@@ -2,10 +2,9 @@
 // the completion log line when it was handed to the socket; req.signal,
 // onRequestAbort and later sends ignored when the client went away first;
 // onTimeout and a 503 when the request timeout passes unanswered.
-import { createError } from './errors.js'
-import { runDetached } from './hooks.js'
-import { handleError } from './error-handling.js'
-import { markDone } from './send.js'
+import { createError } from '../errors.js'
+import { runDetached, markDone } from './kernel.js'
+import { handleError } from './handle-error.js'
 
 const kReply = Symbol('hotpath.reply')
 
@@ -13,7 +12,7 @@ const kReply = Symbol('hotpath.reply')
  * Asks the engine to report the end of this response, once per request.
  * Registered only when something needs it (onResponse/onRequestAbort hooks,
  * logging, or req.signal was read), so the plain path pays nothing.
- * @param {import('./reply.js').Reply} reply
+ * @param {import('../reply/reply.js').Reply} reply
  */
 export function ensureFinishListener (reply) {
   if (reply._listening) return
@@ -28,7 +27,7 @@ export function ensureFinishListener (reply) {
  * @param {Error | null} error
  */
 function onFinished (res, error) {
-  const reply = /** @type {import('./reply.js').Reply} */ (res[kReply])
+  const reply = /** @type {import('../reply/reply.js').Reply} */ (res[kReply])
   res[kReply] = undefined
   const req = reply.request
   const route = reply.route
@@ -72,14 +71,14 @@ function requestFields (req) {
   return { method: req.method, url: req.url, route: route.method === '*' ? undefined : route.url }
 }
 
-/** @param {import('./reply.js').Reply} reply */
+/** @param {import('../reply/reply.js').Reply} reply */
 function elapsed (reply) {
   return Math.round((performance.now() - reply._startTime) * 1000) / 1000
 }
 
 /**
  * The request timeout passed before the request was answered.
- * @param {import('./reply.js').Reply} reply
+ * @param {import('../reply/reply.js').Reply} reply
  * @param {number} ms
  */
 export function timeoutReply (reply, ms) {

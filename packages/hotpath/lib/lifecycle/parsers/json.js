@@ -4,8 +4,8 @@
 // jsonDepthLimit is refused before it is parsed: JSON.parse builds a
 // 100,000-deep array happily, and every recursive consumer after it (the
 // validator, JSON.stringify, a serializer) overflows the stack on it.
-import { createError } from '../errors.js'
-import { loadModule } from '../require.js'
+import { createError } from '../../errors.js'
+import { loadModule } from '../../require.js'
 
 /** @type {typeof import('secure-json-parse')} */
 const sjson = loadModule('secure-json-parse')

@@ -4,10 +4,9 @@
 // request and, while it is true, answers 503 before routing or any hook, so
 // an overloaded process sheds new work instead of queueing it.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { createError } from './errors.js'
-import { errorBody } from './error-handling.js'
-
-const JSON_TYPE = 'application/json; charset=utf-8'
+import { createError } from '../errors.js'
+import { errorAnswer } from '../reply/error-body.js'
+import { JSON_TYPE } from '../reply/payload-kind.js'
 
 // 1 s, as under-pressure: often enough to react within a second or two,
 // rarely enough that the sample (a histogram read, and for memory limits a
@@ -73,7 +72,7 @@ export class LoadMonitor {
     /** @type {import('node:perf_hooks').EventLoopUtilization | null} */
     this.lastElu = null
     // The answer never changes: build its body once.
-    this.body = JSON.stringify(errorBody(createError('HP_ERR_SERVER_OVERLOADED'), 503))
+    this.body = errorAnswer('HP_ERR_SERVER_OVERLOADED').body
   }
 
   /** Starts sampling (at ready()); a no-op when no limit is set. */
@@ -165,14 +164,14 @@ function round (n) {
  * The 503 answer while overloaded: fixed body, Retry-After, no hook, no
  * routing. Without a request body the connection stays open.
  * @param {LoadMonitor} monitor
- * @param {import('./engines/engine.js').Engine} engine
- * @param {import('./engines/engine.js').RawRequest} raw
- * @param {import('./engines/engine.js').RawResponse} res
+ * @param {import('../engines/engine.js').Engine} engine
+ * @param {import('../engines/engine.js').RawRequest} raw
+ * @param {import('../engines/engine.js').RawResponse} res
  */
 export function writeOverloaded (monitor, engine, raw, res) {
   const body = monitor.body
   // A fresh object each time: engines may add to the headers they are given.
-  /** @type {import('./engines/engine.js').OutgoingHeaders} */
+  /** @type {import('../engines/engine.js').OutgoingHeaders} */
   const headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), 'retry-after': monitor.retryAfter }
   // A request body would have to be read to keep the connection: close it
   // instead of spending work on an upload that will not be used.

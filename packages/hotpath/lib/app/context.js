@@ -4,10 +4,10 @@
 // or reply decorators gets its own subclass of its parent's Request/Reply,
 // with the decorators on the prototype, so a decorator costs nothing per
 // request.
-import { REQUEST_HOOKS } from './hooks.js'
-import { Request } from './request.js'
-import { Reply } from './reply.js'
-import { ParserTable } from './body/parsers.js'
+import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { Request } from '../lifecycle/request.js'
+import { Reply } from '../reply/reply.js'
+import { ParserTable } from '../lifecycle/parsers/table.js'
 
 /** @typedef {{ fn: Function, opts: Record<string, any>, instance: any }} PendingPlugin */
 

@@ -73,7 +73,7 @@ export class CompatResponse extends EventEmitter {
     this.writableEnded = false
     this.finished = false
     this.locals = Object.create(null)
-    /** @type {import('../../reply.js').Reply | null} the reply whose middleware uses it: its log takes listener errors */
+    /** @type {import('../reply/reply.js').Reply | null} the reply whose middleware uses it: its log takes listener errors */
     this.reply = null
     if (res.extraHeaders === null) res.extraHeaders = {}
   }

@@ -3,8 +3,8 @@
 // not nest keys (`a[b]=1` stays the key "a[b]"), so depth is always one;
 // the key count is bounded before parsing so a hostile string costs one
 // linear scan.
-import { createError } from '../errors.js'
-import { loadModule } from '../require.js'
+import { createError } from '../../errors.js'
+import { loadModule } from '../../require.js'
 
 /** @type {typeof import('fast-querystring')} */
 const qs = loadModule('fast-querystring')

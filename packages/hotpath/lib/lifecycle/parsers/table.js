@@ -1,7 +1,7 @@
 // The content-type parser table of one context. A child context copies its
 // parent's table when it first adds a parser (copy on write), so routes
 // resolve their table once at ready().
-import { createError } from '../errors.js'
+import { createError } from '../../errors.js'
 import { mediaType } from './content-type.js'
 import { parseJson } from './json.js'
 import { parseUrlencoded } from './urlencoded.js'

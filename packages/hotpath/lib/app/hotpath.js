@@ -1,14 +1,14 @@
 // The app object users hold: registration of routes, hooks, decorators,
 // parsers and plugins, and ready/listen/close. Everything here runs at
-// start-up; per-request work lives in pipeline.js.
+// start-up; per-request work starts in ../routing/dispatch.js.
 import { Core } from './core.js'
-import { Route } from './route.js'
+import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
-import { APP_HOOKS, REQUEST_HOOKS } from './hooks.js'
-import { createError } from './errors.js'
-import { createLogger } from './logger.js'
-import { middlewareHook } from './middleware.js'
-import { inject } from './inject.js'
+import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { createError } from '../errors.js'
+import { createLogger } from '../logger.js'
+import { middlewareHook } from '../lifecycle/middleware.js'
+import { inject } from '../engines/inject.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
 
 export { Core }
@@ -16,9 +16,6 @@ export { Core }
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
 const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'engine', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'redirect', 'hijack', 'elapsedTime'])
-
-function noop () {}
-
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -92,19 +89,7 @@ export class Hotpath {
     // '/' inside a prefix answers both '/v1' and '/v1/'.
     const paths = options.url === '/' && prefix !== '' ? [prefix, prefix + '/'] : [url === '' ? '/' : url]
     for (const method of methods) {
-      const route = new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler)
-      for (const path of paths) {
-        const key = `${method} ${path}`
-        if (core.routeKeys.has(key)) throw createError('HP_ERR_DUPLICATE_ROUTE', method, path)
-        try {
-          core.router.on(method, path, noop, route)
-        } catch (err) {
-          throw createError('HP_ERR_INVALID_ROUTE', `${method} ${path}: ${/** @type {Error} */ (err).message}`)
-        }
-        core.routeKeys.add(key)
-      }
-      route.paths = paths
-      core.routes.push(route)
+      core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
     }
     return this
   }
@@ -286,7 +271,7 @@ export class Hotpath {
     await this.ready()
     const core = this._core
     if (core.address !== null) throw createError('HP_ERR_ALREADY_LISTENING')
-    const engine = /** @type {import('./engines/engine.js').Engine} */ (core.engine)
+    const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
     const address = await engine.listen(opts)
     core.address = address
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address

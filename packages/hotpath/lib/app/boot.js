@@ -1,0 +1,89 @@
+// Start-up and shut-down: loading plugins in order (with encapsulation),
+// completing the route table at ready(), handing the engine the core's entry
+// point, and close().
+import { Context } from './context.js'
+import { createError } from '../errors.js'
+import { dispatch } from '../routing/dispatch.js'
+import { defaultNotFound } from '../routing/not-found.js'
+import { kPlugin } from './plugin.js'
+
+/** @typedef {import('./core.js').Core} Core */
+
+/** @param {unknown} prefix */
+function normalizePrefix (prefix) {
+  if (prefix === undefined || prefix === null || prefix === '' || prefix === '/') return ''
+  if (typeof prefix !== 'string') throw createError('HP_ERR_INVALID_OPTION', 'prefix', 'expected a string')
+  let p = prefix[0] === '/' ? prefix : '/' + prefix
+  while (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1)
+  return p
+}
+
+/**
+ * Loads a context's queued plugins in order. A plugin that awaits its own
+ * register() calls loads them on the spot (nested drain).
+ * @param {Core} core
+ * @param {Context} ctx
+ */
+export async function loadPlugins (core, ctx) {
+  if (ctx.draining) return drain(core, ctx)
+  ctx.draining = true
+  try {
+    await drain(core, ctx)
+  } finally {
+    ctx.draining = false
+  }
+}
+
+/**
+ * @param {Core} core
+ * @param {Context} ctx
+ */
+async function drain (core, ctx) {
+  while (ctx.pending.length > 0) {
+    const item = /** @type {import('./context.js').PendingPlugin} */ (ctx.pending.shift())
+    await loadPlugin(core, ctx, item)
+  }
+}
+
+/**
+ * @param {Core} core
+ * @param {Context} parentCtx
+ * @param {import('./context.js').PendingPlugin} item
+ */
+async function loadPlugin (core, parentCtx, item) {
+  const { prefix, ...pluginOpts } = item.opts
+  let ctx = parentCtx
+  let instance = item.instance
+  if (/** @type {any} */ (item.fn)[kPlugin] === undefined) {
+    ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    instance = Object.create(item.instance)
+    instance._ctx = ctx
+    ctx.instance = instance
+    core.allContexts.push(ctx)
+    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, item.opts)
+  }
+  await item.fn(instance, pluginOpts)
+  await loadPlugins(core, ctx)
+}
+
+/** @param {Core} core */
+export async function doReady (core) {
+  await loadPlugins(core, core.root)
+  core.locked = true
+  core.routes.complete(core, core.allContexts, defaultNotFound)
+  const engine = core.engine
+  engine.setHandler((raw, res) => dispatch(core, engine, raw, res))
+  core.inFlight.start()
+  if (core.loadMonitor !== null) core.loadMonitor.start()
+  for (const hook of core.appHooks.onReady) await hook()
+  core.isReady = true
+}
+
+/** @param {Core} core */
+export async function doClose (core) {
+  for (const hook of core.appHooks.preClose) await hook()
+  await core.engine.close()
+  core.inFlight.stop()
+  if (core.loadMonitor !== null) core.loadMonitor.stop()
+  for (const hook of core.appHooks.onClose) await hook()
+}

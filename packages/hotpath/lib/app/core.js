@@ -1,0 +1,100 @@
+// The state one app shares across all its contexts: options, the route
+// table, the engine, the logger, and the in-flight requests the request
+// timeout sweeps.
+import { Context } from './context.js'
+import { createError } from '../errors.js'
+import { createLogger } from '../logger.js'
+import { compileTrust } from '../lifecycle/proxy.js'
+import { InFlight } from '../lifecycle/in-flight.js'
+import { SchemaCompiler } from '../routing/schema.js'
+import { RouteTable } from '../routing/route-table.js'
+import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
+import { LoadMonitor } from './load-monitor.js'
+
+const DEFAULTS = {
+  bodyLimit: 1024 * 1024,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  maxHeaderSize: 16 * 1024,
+  maxParamLength: 100,
+  // close() waits this long for in-flight responses, then ends the
+  // connections still open (an SSE stream never ends by itself): long
+  // enough for ordinary requests to finish, well inside the 30 s a
+  // container orchestrator gives a process between SIGTERM and SIGKILL.
+  closeGraceTimeout: 10_000,
+  // Deeper than real documents (a GeoJSON FeatureCollection of
+  // MultiPolygons nests 8), the default of .NET's System.Text.Json, and far
+  // below where JSON.stringify or a validator runs out of stack (a few
+  // thousand levels).
+  jsonDepthLimit: 64
+}
+
+export class Core {
+  /** @param {Record<string, any>} options */
+  constructor (options) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout']) {
+      const v = options[key]
+      if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
+    }
+    const depth = options.jsonDepthLimit
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) throw createError('HP_ERR_INVALID_OPTION', 'jsonDepthLimit', 'expected a positive integer')
+    const engineName = options.engine ?? DEFAULT_ENGINE
+    if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
+    if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
+    this.engineName = engineName
+    this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
+    /** nesting of arrays and objects a JSON body may have */
+    this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
+    this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
+    /** @type {import('../engines/engine.js').EngineOptions} */
+    this.engineOptions = {
+      https: options.https,
+      headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
+      requestTimeout: this.requestTimeout,
+      keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
+      maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
+      closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout
+    }
+    this.logger = createLogger(options.logger)
+    let counter = 0
+    /** @type {(raw: any) => string} */
+    this.genReqId = options.genReqId ?? (() => 'req-' + (++counter).toString(36))
+    this.trustProxy = compileTrust(options.trustProxy)
+    this.routes = new RouteTable({
+      caseSensitive: options.caseSensitive,
+      ignoreTrailingSlash: options.ignoreTrailingSlash,
+      maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength
+    })
+    this.root = new Context(null, '')
+    /** @type {Context[]} every context, root first */
+    this.allContexts = [this.root]
+    // Created now, so app.server exists before listen(), as in Fastify.
+    /** @type {import('../engines/engine.js').Engine} */
+    this.engine = createEngine(engineName, this.engineOptions)
+    /** @type {Promise<void> | null} */
+    this.readyPromise = null
+    /** routes, hooks and decorators can no longer be added */
+    this.locked = false
+    this.isReady = false
+    /** @type {Record<string, Function[]>} */
+    this.appHooks = { onReady: [], onListen: [], preClose: [], onClose: [] }
+    /** @type {Promise<void> | null} */
+    this.closePromise = null
+    /** @type {SchemaCompiler | null} */
+    this._schemaCompiler = null
+    /** @type {import('node:net').AddressInfo | null} */
+    this.address = null
+    this.inFlight = new InFlight(this.requestTimeout)
+    /** set by the load monitor; read once per request by dispatch */
+    this.overloaded = false
+    /** @type {LoadMonitor | null} */
+    this.loadMonitor = null
+    const monitor = new LoadMonitor(this, options.load)
+    if (monitor.enabled) this.loadMonitor = monitor
+  }
+
+  schemaCompiler () {
+    return (this._schemaCompiler ??= new SchemaCompiler())
+  }
+}

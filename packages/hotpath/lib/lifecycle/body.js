@@ -1,0 +1,147 @@
+// The body stage, after onRequest: picks the parser from Content-Type before
+// reading a byte (an unknown type is refused with 415 without buffering the
+// body), runs preParsing hooks on the body stream, reads the body within
+// its limit and parses it. Then the validation stage.
+import { createError } from '../errors.js'
+import { isThenable, park, runPayloadHooks } from './kernel.js'
+import { readStream } from './parsers/read-stream.js'
+import { handleError, stageFailed } from './handle-error.js'
+import { validationStage } from './validate.js'
+
+/** @typedef {import('../reply/reply.js').Reply} Reply */
+
+const EMPTY = Buffer.alloc(0)
+
+/**
+ * Entered after the onRequest hooks. Methods without a parsed body (GET,
+ * HEAD) and requests with neither a body nor a Content-Type go straight on.
+ * @param {Reply} reply
+ */
+export function bodyStage (reply) {
+  const route = reply.route
+  if (route.parseBody) {
+    const raw = reply.request.raw
+    if (reply.engine.hasBody(raw) || raw.headers['content-type'] !== undefined) {
+      readBody(reply)
+      return
+    }
+  }
+  validationStage(reply)
+}
+
+/** @param {Reply} reply */
+function readBody (reply) {
+  const req = reply.request
+  const raw = req.raw
+  const route = reply.route
+  const header = raw.headers['content-type']
+  const parser = typeof header !== 'string' ? null : route.parsers.find(header)
+  if (parser === null) {
+    handleError(reply, createError('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
+    return
+  }
+  reply._parser = parser
+  if (route.preParsing !== null) {
+    runPayloadHooks(reply, route.preParsing, 0, reply.engine.bodyStream(raw), readParsedStream, true, handleError)
+    return
+  }
+  if (!reply.engine.hasBody(raw)) {
+    runParser(reply, EMPTY)
+    return
+  }
+  const limit = parser.bodyLimit ?? route.bodyLimit
+  reply._readingBody = true
+  reply.engine.readBody(raw, limit, (err, body) => {
+    reply._readingBody = false
+    if (reply._done) return
+    if (err) bodyError(reply, err, limit)
+    else runParser(reply, /** @type {Buffer} */ (body))
+  })
+}
+
+/**
+ * Engines report body errors with a code from the table; answer with the
+ * core's own error for it. The unread rest of an over-limit body is never
+ * read: the connection closes after the answer.
+ * @param {Reply} reply
+ * @param {any} err
+ * @param {number} limit
+ */
+function bodyError (reply, err, limit) {
+  const code = err?.code
+  if (code === 'HP_ERR_BODY_TOO_LARGE') {
+    reply.header('connection', 'close')
+    handleError(reply, createError(code, limit))
+  } else if (code === 'HP_ERR_REQUEST_ABORTED' || code === 'HP_ERR_REQUEST_TIMEOUT') {
+    handleError(reply, createError(code))
+  } else if (code === 'HP_ERR_BAD_REQUEST') {
+    // broken chunked framing; the engine closes the connection after this
+    handleError(reply, createError(code, err.message))
+  } else {
+    handleError(reply, err)
+  }
+}
+
+/**
+ * After preParsing hooks: reads the (possibly replaced) body stream.
+ * @param {Reply} reply
+ * @param {import('node:stream').Readable} stream
+ */
+function readParsedStream (reply, stream) {
+  const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
+  if (!reply.engine.hasBody(reply.request.raw) && stream === reply.engine.bodyStream(reply.request.raw)) {
+    runParser(reply, EMPTY)
+    return
+  }
+  const limit = parser.bodyLimit ?? reply.route.bodyLimit
+  reply._readingBody = true
+  readStream(stream, limit, (err, body) => {
+    reply._readingBody = false
+    if (reply._done) return
+    if (err) bodyError(reply, err, limit)
+    else runParser(reply, /** @type {Buffer} */ (body))
+  })
+}
+
+/**
+ * @param {Reply} reply
+ * @param {Buffer} buf
+ */
+function runParser (reply, buf) {
+  const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
+  const req = reply.request
+  let r
+  try {
+    r = parser.fn(req, parser.parseAs === 'string' ? buf.toString('utf8') : buf)
+  } catch (err) {
+    handleError(reply, parserError(err))
+    return
+  }
+  if (isThenable(r)) {
+    park(reply, r, parsed, stageFailed)
+    return
+  }
+  req.body = r
+  validationStage(reply)
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} body
+ */
+function parsed (reply, body) {
+  reply.request.body = body
+  validationStage(reply)
+}
+
+/**
+ * A parser error without a status is the client's fault: a 400 that keeps
+ * the parser's message out of the response.
+ * @param {unknown} err
+ */
+function parserError (err) {
+  if (err !== null && typeof err === 'object' && typeof (/** @type {any} */ (err)).statusCode === 'number') return err
+  const e = createError('HP_ERR_INVALID_BODY')
+  e.cause = err
+  return e
+}

@@ -1,0 +1,64 @@
+// The handler stage: preHandler hooks, then the route's handler. What it
+// returns (or resolves to) is the payload: the reply writer takes it from
+// there (../reply/send.js).
+import { createError } from '../errors.js'
+import { isThenable, park, runHooks } from './kernel.js'
+import { handleError, stageFailed } from './handle-error.js'
+import { sendPayload } from '../reply/send.js'
+
+/** @typedef {import('../reply/reply.js').Reply} Reply */
+
+/** @param {Reply} reply */
+export function handlerStage (reply) {
+  const route = reply.route
+  if (route.preHandler === null) callHandler(reply)
+  else runHooks(reply, route.preHandler, 0, callHandler, stageFailed)
+}
+
+/** @param {Reply} reply */
+function callHandler (reply) {
+  const route = reply.route
+  let r
+  try {
+    r = route.handler.call(route.instance, reply.request, reply)
+  } catch (err) {
+    handleError(reply, err)
+    return
+  }
+  if (isThenable(r)) {
+    park(reply, r, handlerResolved, stageFailed)
+    return
+  }
+  afterHandler(reply, r, false)
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} value
+ */
+function handlerResolved (reply, value) {
+  afterHandler(reply, value, true)
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} value
+ * @param {boolean} async
+ */
+function afterHandler (reply, value, async) {
+  if (reply.sent) {
+    if (value !== undefined && value !== reply) reply.request.log.warn('the handler returned a value after sending a reply; the value was ignored')
+    return
+  }
+  if (value === reply) return // the handler will send later
+  if (value === undefined) {
+    // A sync handler may send later (callback style): the request timeout
+    // bounds it. An async one that resolved without sending never will.
+    if (async) {
+      if (reply.statusCode === 204) sendPayload(reply, null)
+      else handleError(reply, createError('HP_ERR_PROMISE_NOT_FULFILLED'))
+    }
+    return
+  }
+  sendPayload(reply, value)
+}

@@ -1,0 +1,180 @@
+// The continuation kernel: how a request moves from one stage to the next,
+// synchronously while every hook, parser and handler returns a plain value,
+// and through park() once one returns a thenable (docs/architecture.md,
+// "Sync fast path, async slow path").
+//
+// The kernel imports nothing. A stage hands it the continuation to run next
+// and the function that takes a failure, both module-level functions of the
+// stage that called it; the kernel keeps them in the reply's own fields. So
+// the stages import the kernel and never each other backwards, and a request
+// that goes async allocates only its two resume callbacks, made once.
+
+/**
+ * @param {unknown} value
+ * @returns {value is PromiseLike<unknown>}
+ */
+export function isThenable (value) {
+  return value !== null && typeof value === 'object' && typeof (/** @type {any} */ (value)).then === 'function'
+}
+
+/**
+ * @typedef {import('../reply/reply.js').Reply} Reply
+ * @typedef {(reply: Reply, value: any) => void} Continuation
+ * @typedef {(reply: Reply, err: unknown) => void} Failure
+ */
+
+/**
+ * Waits for a thenable: its value goes to onValue, its rejection to onError,
+ * unless the request was settled meanwhile (timeout, client abort).
+ * @param {Reply} reply
+ * @param {PromiseLike<unknown>} thenable
+ * @param {Continuation} onValue
+ * @param {Failure} onError
+ */
+export function park (reply, thenable, onValue, onError) {
+  reply._onValue = onValue
+  reply._onError = onError
+  if (reply._onResolve === null) {
+    reply._onResolve = (/** @type {unknown} */ value) => {
+      if (!reply._done) /** @type {Continuation} */ (reply._onValue)(reply, value)
+    }
+    reply._onReject = (/** @type {unknown} */ err) => {
+      if (!reply._done) /** @type {Failure} */ (reply._onError)(reply, err)
+    }
+  }
+  thenable.then(reply._onResolve, reply._onReject)
+}
+
+/**
+ * Runs hooks[i..] (onRequest, preValidation, preHandler, onError) in order,
+ * then next(reply). A hook that sends ends the chain; on the first
+ * thenable the chain parks and goes on when it settles. A throw or a
+ * rejection goes to fail.
+ * @param {Reply} reply
+ * @param {Function[]} hooks
+ * @param {number} i
+ * @param {(reply: Reply) => void} next
+ * @param {Failure} fail
+ */
+export function runHooks (reply, hooks, i, next, fail) {
+  const req = reply.request
+  const instance = reply.route.instance
+  for (; i < hooks.length; i++) {
+    let r
+    try {
+      r = hooks[i].call(instance, req, reply, reply._error)
+    } catch (err) {
+      fail(reply, err)
+      return
+    }
+    // A hook that sends (or hijacks) ends the lifecycle.
+    if (reply.sent) return
+    if (isThenable(r)) {
+      reply._hooks = hooks
+      reply._hookIndex = i + 1
+      reply._next = next
+      park(reply, r, continueHooks, fail)
+      return
+    }
+  }
+  next(reply)
+}
+
+/** @param {Reply} reply */
+function continueHooks (reply) {
+  if (reply.sent) return
+  runHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, /** @type {any} */ (reply._next), /** @type {Failure} */ (reply._onError))
+}
+
+/**
+ * Runs hooks that see a payload and may return a replacement: preParsing
+ * (the body stream), preSerialization (the object), onSend (the serialized
+ * body); then next(reply, payload). `stopWhenSent`: a hook that sends ends
+ * the chain (preParsing, before the reply exists); the later stages run
+ * after send() and stop only once the reply is settled.
+ * @param {Reply} reply
+ * @param {Function[]} hooks
+ * @param {number} i
+ * @param {unknown} payload
+ * @param {Continuation} next
+ * @param {boolean} stopWhenSent
+ * @param {Failure} fail
+ */
+export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, fail) {
+  const req = reply.request
+  const instance = reply.route.instance
+  for (; i < hooks.length; i++) {
+    let r
+    try {
+      r = hooks[i].call(instance, req, reply, payload)
+    } catch (err) {
+      fail(reply, err)
+      return
+    }
+    if (reply._done || (stopWhenSent && reply.sent)) return
+    if (isThenable(r)) {
+      reply._hooks = hooks
+      reply._hookIndex = i + 1
+      reply._payload = payload
+      reply._next = next
+      reply._stopWhenSent = stopWhenSent
+      park(reply, r, continuePayloadHooks, fail)
+      return
+    }
+    if (r !== undefined) payload = r
+  }
+  next(reply, payload)
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} value  what the parked hook resolved to
+ */
+function continuePayloadHooks (reply, value) {
+  const payload = value === undefined ? reply._payload : value
+  reply._payload = undefined
+  runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, /** @type {Failure} */ (reply._onError))
+}
+
+/**
+ * Runs hooks that only observe (onResponse, onTimeout, onRequestAbort):
+ * nobody waits for them, and their errors are logged, never answered.
+ * @param {Function[]} hooks
+ * @param {any} instance
+ * @param {import('./request.js').Request} req
+ * @param {Reply} reply
+ * @param {number} [i]
+ */
+export function runDetached (hooks, instance, req, reply, i = 0) {
+  for (; i < hooks.length; i++) {
+    let r
+    try {
+      r = hooks[i].call(instance, req, reply)
+    } catch (err) {
+      req.log.error({ err }, 'hook failed')
+      continue
+    }
+    if (isThenable(r)) {
+      const next = i + 1
+      r.then(
+        () => runDetached(hooks, instance, req, reply, next),
+        (err) => {
+          req.log.error({ err }, 'hook failed')
+          runDetached(hooks, instance, req, reply, next)
+        }
+      )
+      return
+    }
+  }
+}
+
+/**
+ * The reply is settled: nothing more will be written by the lifecycle, and
+ * the request timeout no longer watches it.
+ * @param {Reply} reply
+ */
+export function markDone (reply) {
+  reply._done = true
+  reply.sent = true
+  if (reply._tracked) reply.route.app.inFlight.untrack(reply)
+}

@@ -1,0 +1,38 @@
+// The validation stage: preValidation hooks, then the route's compiled
+// validators (params, headers, query, body, in that order; the first
+// failure answers 400). Then the handler stage.
+import { runHooks } from './kernel.js'
+import { runValidator } from '../routing/schema.js'
+import { handleError, stageFailed } from './handle-error.js'
+import { handlerStage } from './handler.js'
+
+/** @typedef {import('../reply/reply.js').Reply} Reply */
+
+/** @param {Reply} reply */
+export function validationStage (reply) {
+  const route = reply.route
+  if (route.preValidation === null) validate(reply)
+  else runHooks(reply, route.preValidation, 0, validate, stageFailed)
+}
+
+/** @param {Reply} reply */
+function validate (reply) {
+  const route = reply.route
+  if (route.hasValidation) {
+    const req = reply.request
+    let err = null
+    try {
+      if (route.validateParams !== null) err = runValidator(route.validateParams, req.params)
+      if (err === null && route.validateHeaders !== null) err = runValidator(route.validateHeaders, req.headers)
+      if (err === null && route.validateQuery !== null) err = runValidator(route.validateQuery, req.query)
+      if (err === null && route.validateBody !== null) err = runValidator(route.validateBody, req.body)
+    } catch (e) {
+      err = e
+    }
+    if (err !== null) {
+      handleError(reply, err)
+      return
+    }
+  }
+  handlerStage(reply)
+}

@@ -1,0 +1,42 @@
+// The one place an error answer is built: its status and JSON body, for
+// every path that answers an error (the error handler's default, the
+// last-resort answer, overload, and the engines' own answers to requests no
+// handler may see). Codes, statuses and messages come from the one table in
+// ../errors.js. Internal messages never leave the server.
+import { HttpError, createError } from '../errors.js'
+import { statusText } from '../status.js'
+
+/**
+ * The JSON body for an error: an HttpError's own message, or for any other
+ * error the reason phrase, unless it is a 4xx marked `expose`. hotpath's own
+ * 5xx codes describe internals, so their text stays generic too.
+ * @param {unknown} err
+ * @param {number} status
+ * @returns {Record<string, unknown>}
+ */
+export function errorBody (err, status) {
+  /** @type {Record<string, unknown>} */
+  let body
+  if (err instanceof HttpError) {
+    const masked = status >= 500 && err.code !== undefined && err.code.startsWith('HP_ERR_')
+    body = { statusCode: status, error: statusText(status), message: masked ? statusText(status) : err.message }
+    if (err.code !== undefined) body.code = err.code
+    if (err.details !== undefined) Object.assign(body, err.details)
+    return body
+  }
+  const e = /** @type {any} */ (err)
+  const message = status < 500 && e !== null && typeof e === 'object' && e.expose === true && typeof e.message === 'string' ? e.message : statusText(status)
+  return { statusCode: status, error: statusText(status), message }
+}
+
+/**
+ * An answer from the table, ready to write: for the engines' own answers
+ * (a malformed request, a timeout, shutting down) and the core's fixed ones.
+ * @param {string} code  an HP_ERR_* code
+ * @param {...(string | number)} args  the message's %s values
+ * @returns {{ status: number, code: string, body: string }}
+ */
+export function errorAnswer (code, ...args) {
+  const err = createError(code, ...args)
+  return { status: err.statusCode, code, body: JSON.stringify(errorBody(err, err.statusCode)) }
+}

@@ -1,0 +1,36 @@
+// What a payload is, decided once per reply from its type: the writer picks
+// the body encoding and default Content-Type from it.
+
+export const KIND_JSON = 0
+export const KIND_STRING = 1
+export const KIND_EMPTY = 2
+export const KIND_BINARY = 3
+export const KIND_STREAM = 4
+export const KIND_WEB_STREAM = 5
+export const KIND_RESPONSE = 6
+
+export const JSON_TYPE = 'application/json; charset=utf-8'
+export const TEXT_TYPE = 'text/plain; charset=utf-8'
+export const OCTET_TYPE = 'application/octet-stream'
+
+/** @param {unknown} p */
+export function payloadKind (p) {
+  if (typeof p === 'string') return KIND_STRING
+  if (p === null || p === undefined) return KIND_EMPTY
+  if (typeof p !== 'object') return KIND_JSON // numbers, booleans
+  // Plain objects and arrays first: one load and compare, no instanceof.
+  const C = /** @type {any} */ (p).constructor
+  if (C === Object || C === Array || C === undefined) return KIND_JSON
+  return objectKind(p)
+}
+
+/** @param {object} p */
+function objectKind (p) {
+  if (p instanceof Uint8Array) return KIND_BINARY
+  if (typeof (/** @type {any} */ (p)).pipe === 'function') return KIND_STREAM
+  // ReadableStream and Response are lazy globals in Node: read them only
+  // for payloads that get this far.
+  if (p instanceof globalThis.ReadableStream) return KIND_WEB_STREAM
+  if (p instanceof globalThis.Response) return KIND_RESPONSE
+  return KIND_JSON
+}

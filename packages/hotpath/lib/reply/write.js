@@ -1,0 +1,143 @@
+// Payload to bytes: the body encoding and default Content-Type from the
+// payload's kind, every header in one object, and one call to the engine
+// (one write on the socket). Streams go to the engine's stream writer.
+import { Readable } from 'node:stream'
+import { createError } from '../errors.js'
+import { markDone } from '../lifecycle/kernel.js'
+import { handleError } from '../lifecycle/handle-error.js'
+import { writeError } from './last-resort.js'
+import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESPONSE, KIND_WEB_STREAM, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
+
+/** @typedef {import('./reply.js').Reply} Reply */
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} payload
+ */
+export function writeReply (reply, payload) {
+  if (reply._done) return
+  const kind = payloadKind(payload)
+  /** @type {string | Buffer | null} */
+  let body
+  let type = reply._contentType
+  switch (kind) {
+    case KIND_STRING:
+      body = /** @type {string} */ (payload)
+      if (type === null) type = TEXT_TYPE
+      break
+    case KIND_EMPTY:
+      body = ''
+      break
+    case KIND_BINARY: {
+      const u8 = /** @type {Uint8Array} */ (payload)
+      body = Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)
+      if (type === null) type = OCTET_TYPE
+      break
+    }
+    case KIND_JSON:
+      // an onSend hook returned an object
+      body = JSON.stringify(payload)
+      if (type === null) type = JSON_TYPE
+      break
+    default:
+      writeStreamed(reply, payload, kind)
+      return
+  }
+  const status = reply.statusCode
+  // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content.
+  if (status === 204 || status === 304 || status < 200) body = null
+  const headers = buildHeaders(reply, type, body)
+  markDone(reply)
+  const engine = reply.engine
+  try {
+    engine.write(reply.raw, status, headers, body)
+  } catch (err) {
+    // e.g. a header value with a CR/LF: refuse it rather than send it.
+    reply._done = false
+    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+  }
+}
+
+/**
+ * @param {Reply} reply
+ * @param {string | null} type
+ * @param {string | Buffer | null} body
+ * @returns {import('../engines/engine.js').OutgoingHeaders}
+ */
+function buildHeaders (reply, type, body) {
+  const h = reply._headers
+  if (h === null) {
+    if (body === null) return type === null ? {} : { 'content-type': type }
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+    return type === null ? { 'content-length': length } : { 'content-type': type, 'content-length': length }
+  }
+  if (type !== null) h['content-type'] = type
+  if (body !== null) h['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  else delete h['content-length']
+  return h
+}
+
+/**
+ * @param {Reply} reply
+ * @param {any} payload
+ * @param {number} kind
+ */
+function writeStreamed (reply, payload, kind) {
+  /** @type {import('node:stream').Readable} */
+  let stream
+  if (kind === KIND_RESPONSE) {
+    const response = /** @type {Response} */ (payload)
+    reply.statusCode = response.status
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') reply.header(name, value)
+    })
+    const cookies = response.headers.getSetCookie()
+    if (cookies.length > 0) reply.header('set-cookie', cookies)
+    if (response.body === null) {
+      writeReply(reply, null)
+      return
+    }
+    stream = Readable.fromWeb(/** @type {any} */ (response.body))
+  } else if (kind === KIND_WEB_STREAM) {
+    stream = Readable.fromWeb(payload)
+  } else {
+    stream = payload
+  }
+  // A length the handler declared is kept: the engine sends the stream with
+  // it instead of chunked, and ends the connection if the stream runs short
+  // or long of it (RFC 9112 §6.3: a wrong length breaks the framing).
+  const declared = reply._headers === null ? undefined : reply._headers['content-length']
+  const headers = buildHeaders(reply, reply._contentType ?? OCTET_TYPE, null)
+  if (declared !== undefined) headers['content-length'] = declared
+  markDone(reply)
+  reply._payload = stream
+  try {
+    reply.engine.writeStream(reply.raw, reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+  } catch (err) {
+    // A header the engine refuses (a CR/LF in a value, a name that is not a
+    // token): the same fallback 500 as for a body reply, and nothing of the
+    // stream is read.
+    reply._payload = undefined
+    stream.destroy()
+    reply._done = false
+    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+  }
+}
+
+/**
+ * @param {Reply} reply
+ * @param {Error | null} err
+ */
+function streamDone (reply, err) {
+  reply._payload = undefined
+  if (err === null) return
+  if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') return
+  if (!reply.engine.headersSent(reply.raw)) {
+    // Failed before its first byte: the error handler can still answer.
+    reply._done = false
+    reply.sent = false
+    handleError(reply, err)
+    return
+  }
+  reply.request.log.error({ err }, 'response stream failed after the headers were sent')
+}

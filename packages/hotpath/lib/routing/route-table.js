@@ -1,0 +1,123 @@
+// Every route of an app, and the lookups dispatch makes: find-my-way's
+// radix tree, plus a Map of paths with no parameter (requested exactly as
+// declared, they skip the tree), plus the not-found routes by prefix.
+// Filled while the app is assembled, completed once at ready().
+import { loadModule } from '../require.js'
+import { createError } from '../errors.js'
+import { Route } from './route.js'
+
+/** @type {typeof import('find-my-way')} */
+const FindMyWay = loadModule('find-my-way')
+
+function noop () {}
+
+// Paths the router matches only through a parameter, a wildcard, an escape
+// or a regexp: they never go into the exact-path Map.
+const NOT_EXACT = /[:*%(]/
+
+export class RouteTable {
+  /**
+   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, maxParamLength: number }} options
+   */
+  constructor (options) {
+    this.router = FindMyWay({
+      caseSensitive: options.caseSensitive ?? true,
+      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+      maxParamLength: options.maxParamLength,
+      // The query is parsed lazily by req.query, never by the router.
+      querystringParser: /** @type {any} */ (noop),
+      onBadUrl: noop
+    })
+    /** @type {Route[]} */
+    this.routes = []
+    /** path → method → route, for paths with no parameter or escape @type {Map<string, Record<string, Route>>} */
+    this.exact = new Map()
+    /** 'METHOD path' of every route added @type {Set<string>} */
+    this.keys = new Set()
+    /** deepest prefix first @type {{ prefix: string, route: Route }[]} */
+    this.notFound = []
+  }
+
+  /**
+   * @param {Route} route
+   * @param {string[]} paths  the router paths it answers
+   */
+  add (route, paths) {
+    for (const path of paths) {
+      const key = `${route.method} ${path}`
+      if (this.keys.has(key)) throw createError('HP_ERR_DUPLICATE_ROUTE', route.method, path)
+      try {
+        this.router.on(/** @type {any} */ (route.method), path, noop, route)
+      } catch (err) {
+        throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${path}: ${/** @type {Error} */ (err).message}`)
+      }
+      this.keys.add(key)
+    }
+    route.paths = paths
+    this.routes.push(route)
+  }
+
+  /**
+   * At ready(): HEAD for every GET route without its own, each route's
+   * pipeline compiled, the exact-path Map, and one not-found route per
+   * context that set a handler (the root always has one).
+   * @param {import('../app/core.js').Core} core
+   * @param {import('../app/context.js').Context[]} contexts  root first
+   * @param {Function} defaultNotFound
+   */
+  complete (core, contexts, defaultNotFound) {
+    const router = this.router
+    /** @type {Map<string, Route>} */
+    const autoHead = new Map()
+    for (const route of this.routes) {
+      if (route.method !== 'GET') continue
+      for (const path of route.paths) {
+        const key = `HEAD ${path}`
+        if (this.keys.has(key)) continue
+        router.on('HEAD', path, noop, route)
+        this.keys.add(key)
+        autoHead.set(path, route)
+      }
+    }
+    for (const route of this.routes) route.compile()
+    for (const route of this.routes) {
+      for (const path of route.paths) if (!NOT_EXACT.test(path)) this.addExact(route.method, path, route)
+    }
+    for (const [path, route] of autoHead) if (!NOT_EXACT.test(path)) this.addExact('HEAD', path, route)
+    const root = contexts[0]
+    for (const ctx of contexts) {
+      if (ctx.notFoundHandler === null && ctx !== root) continue
+      const route = new Route(core, ctx, ctx.instance, { url: '*', method: '*' }, '*', '*', ctx.notFoundHandler ?? defaultNotFound)
+      route.compile()
+      route.parseBody = false
+      this.notFound.push({ prefix: ctx.prefix, route })
+    }
+    this.notFound.sort((a, b) => b.prefix.length - a.prefix.length)
+  }
+
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {Route} route
+   */
+  addExact (method, path, route) {
+    let entry = this.exact.get(path)
+    if (entry === undefined) {
+      entry = /** @type {Record<string, Route>} */ (Object.create(null))
+      this.exact.set(path, entry)
+    }
+    entry[method] = route
+  }
+
+  /**
+   * The not-found route of the deepest prefix that contains `url`.
+   * @param {string} url
+   */
+  notFoundRoute (url) {
+    for (const entry of this.notFound) {
+      const p = entry.prefix
+      if (p === '' || (url.startsWith(p) && (url.length === p.length || url[p.length] === '/' || url[p.length] === '?'))) return entry.route
+    }
+    return this.notFound[this.notFound.length - 1].route
+  }
+}
