@@ -71,8 +71,10 @@ export async function doReady (core) {
   await loadPlugins(core, core.root)
   core.locked = true
   core.routes.complete(core, core.allContexts, defaultNotFound)
-  const engine = core.engine
-  engine.setHandler((raw, res) => dispatch(core, engine, raw, res))
+  /** @type {import('../engines/engine.js').RequestHandler} */
+  const handler = (raw, res) => dispatch(core, raw, res)
+  core.engine.setHandler(handler)
+  core.injectEngine.setHandler(handler)
   core.inFlight.start()
   if (core.loadMonitor !== null) core.loadMonitor.start()
   for (const hook of core.appHooks.onReady) await hook()

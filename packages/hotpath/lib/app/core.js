@@ -9,6 +9,7 @@ import { InFlight } from '../lifecycle/in-flight.js'
 import { SchemaCompiler } from '../routing/schema.js'
 import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
+import { InjectEngine } from '../engines/inject/index.js'
 import { LoadMonitor } from './load-monitor.js'
 
 const DEFAULTS = {
@@ -72,6 +73,8 @@ export class Core {
     // Created now, so app.server exists before listen(), as in Fastify.
     /** @type {import('../engines/engine.js').Engine} */
     this.engine = createEngine(engineName, this.engineOptions)
+    /** app.inject()'s engine: the same entry point, no socket */
+    this.injectEngine = new InjectEngine()
     /** @type {Promise<void> | null} */
     this.readyPromise = null
     /** routes, hooks and decorators can no longer be added */

@@ -8,14 +8,13 @@ import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { createLogger } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
-import { inject } from '../engines/inject.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
 
 export { Core }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'engine', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'redirect', 'hijack', 'elapsedTime'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'redirect', 'hijack', 'elapsedTime'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -289,9 +288,13 @@ export class Hotpath {
     return core.closePromise
   }
 
-  /** @param {any} options */
-  inject (options) {
-    return inject(this, this._core, options)
+  /**
+   * Runs one request through the app without a socket (the inject engine).
+   * @param {any} options
+   */
+  async inject (options) {
+    await this.ready()
+    return this._core.injectEngine.request(options)
   }
 }
 

@@ -164,20 +164,19 @@ function round (n) {
  * The 503 answer while overloaded: fixed body, Retry-After, no hook, no
  * routing. Without a request body the connection stays open.
  * @param {LoadMonitor} monitor
- * @param {import('../engines/engine.js').Engine} engine
  * @param {import('../engines/engine.js').RawRequest} raw
- * @param {import('../engines/engine.js').RawResponse} res
+ * @param {import('../engines/engine.js').ResponseHandle} res
  */
-export function writeOverloaded (monitor, engine, raw, res) {
+export function writeOverloaded (monitor, raw, res) {
   const body = monitor.body
   // A fresh object each time: engines may add to the headers they are given.
   /** @type {import('../engines/engine.js').OutgoingHeaders} */
   const headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), 'retry-after': monitor.retryAfter }
   // A request body would have to be read to keep the connection: close it
   // instead of spending work on an upload that will not be used.
-  if (engine.hasBody(raw)) headers.connection = 'close'
+  if (raw.hasBody) headers.connection = 'close'
   try {
-    engine.write(res, 503, headers, body)
+    res.respond(503, headers, body)
   } catch {
     // the socket is gone: nothing to answer
   }

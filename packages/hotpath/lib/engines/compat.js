@@ -1,11 +1,9 @@
 // The IncomingMessage/ServerResponse subset connect-style middleware needs
-// (app.use on the wire engine): enough for cors, helmet and most header
-// middleware. docs/engines.md lists what it leaves out. Headers set here are
-// merged into the response the core writes later (the core's win), exactly
-// as res.setHeader + writeHead merge on node:http.
-
-// The same classes serve app.inject(), whose in-memory request and response
-// records have the fields used here.
+// (app.use on the wire and inject engines, whose ResponseHandle.compat()
+// returns it): enough for cors, helmet and most header middleware.
+// docs/engines.md lists what it leaves out. Headers set here are merged into
+// the response the core writes later (the core's win), exactly as
+// res.setHeader + writeHead merge on node:http.
 
 import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
@@ -19,7 +17,7 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
  * @property {string[]} rawHeaders
  * @property {string} httpVersion
  * @property {boolean} complete
- * @property {{ socket: any }} conn
+ * @property {any} socket
  */
 /**
  * The engine's response record: a WireResponse, or inject's.
@@ -27,11 +25,7 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
  * @property {boolean} headersSent
  * @property {number} state  3 once finished
  * @property {Record<string, string | number | string[]> | null} extraHeaders
- * @property {{ socket: any }} conn
- */
-/**
- * @typedef {object} WritingEngine
- * @property {(res: any, status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} write
+ * @property {(status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} respond
  */
 
 export class CompatRequest extends EventEmitter {
@@ -49,20 +43,19 @@ export class CompatRequest extends EventEmitter {
     this.httpVersionMinor = raw.httpVersion === '1.1' ? 1 : 0
   }
 
-  get socket () { return this.raw.conn.socket }
-  get connection () { return this.raw.conn.socket }
+  get socket () { return this.raw.socket }
+  get connection () { return this.raw.socket }
   get complete () { return this.raw.complete }
 }
 
 export class CompatResponse extends EventEmitter {
   /**
-   * @param {WritingEngine} engine
    * @param {ResponseRecord} res
    * @param {CompatRequest} req
+   * @param {{ error: (obj: object, msg: string) => void }} log  where an error thrown by a middleware callback goes
    */
-  constructor (engine, res, req) {
+  constructor (res, req, log) {
     super()
-    this.engine = engine
     this.res = res
     this.req = req
     this.statusCode = 200
@@ -73,15 +66,14 @@ export class CompatResponse extends EventEmitter {
     this.writableEnded = false
     this.finished = false
     this.locals = Object.create(null)
-    /** @type {import('../reply/reply.js').Reply | null} the reply whose middleware uses it: its log takes listener errors */
-    this.reply = null
+    this.log = log
     if (res.extraHeaders === null) res.extraHeaders = {}
   }
 
   get headersSent () { return this.res.headersSent }
   get writableFinished () { return this.res.state === 3 }
-  get socket () { return this.res.conn.socket }
-  get connection () { return this.res.conn.socket }
+  get socket () { return this.req.socket }
+  get connection () { return this.req.socket }
 
   /** @returns {Record<string, string | number | string[]>} */
   get store () { return /** @type {Record<string, string | number | string[]>} */ (this.res.extraHeaders) }
@@ -165,7 +157,7 @@ export class CompatResponse extends EventEmitter {
     if (typeof cb === 'function') this.once('finish', cb)
     const body = this.chunks.length === 0 ? null : this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks)
     this.chunks = []
-    this.engine.write(this.res, this.statusCode, {}, body)
+    this.res.respond(this.statusCode, {}, body)
     return this
   }
 
@@ -191,7 +183,7 @@ export class CompatResponse extends EventEmitter {
     try {
       fn.call(this)
     } catch (err) {
-      if (this.reply !== null) this.reply.request.log.error({ err }, 'a middleware callback threw')
+      this.log.error({ err }, 'a middleware callback threw')
     }
   }
 }

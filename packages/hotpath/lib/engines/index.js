@@ -3,7 +3,7 @@
 // serves well over node:http's throughput (figures in the README); `node`
 // runs on node:http for anything that needs its full IncomingMessage /
 // ServerResponse surface.
-import { createNodeEngine } from './node.js'
+import { createNodeEngine } from './node/index.js'
 import { createWireEngine } from './wire/index.js'
 import { createError } from '../errors.js'
 

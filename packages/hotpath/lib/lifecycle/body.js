@@ -21,7 +21,7 @@ export function bodyStage (reply) {
   const route = reply.route
   if (route.parseBody) {
     const raw = reply.request.raw
-    if (reply.engine.hasBody(raw) || raw.headers['content-type'] !== undefined) {
+    if (raw.hasBody || raw.headers['content-type'] !== undefined) {
       readBody(reply)
       return
     }
@@ -42,16 +42,16 @@ function readBody (reply) {
   }
   reply._parser = parser
   if (route.preParsing !== null) {
-    runPayloadHooks(reply, route.preParsing, 0, reply.engine.bodyStream(raw), readParsedStream, true, handleError)
+    runPayloadHooks(reply, route.preParsing, 0, raw.bodyStream(), readParsedStream, true, handleError)
     return
   }
-  if (!reply.engine.hasBody(raw)) {
+  if (!raw.hasBody) {
     runParser(reply, EMPTY)
     return
   }
   const limit = parser.bodyLimit ?? route.bodyLimit
   reply._readingBody = true
-  reply.engine.readBody(raw, limit, (err, body) => {
+  raw.readBody(limit, (err, body) => {
     reply._readingBody = false
     if (reply._done) return
     if (err) bodyError(reply, err, limit)
@@ -89,7 +89,8 @@ function bodyError (reply, err, limit) {
  */
 function readParsedStream (reply, stream) {
   const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
-  if (!reply.engine.hasBody(reply.request.raw) && stream === reply.engine.bodyStream(reply.request.raw)) {
+  const raw = reply.request.raw
+  if (!raw.hasBody && stream === raw.bodyStream()) {
     runParser(reply, EMPTY)
     return
   }

@@ -6,8 +6,6 @@ import { createError } from '../errors.js'
 import { runDetached, markDone } from './kernel.js'
 import { handleError } from './handle-error.js'
 
-const kReply = Symbol('hotpath.reply')
-
 /**
  * Asks the engine to report the end of this response, once per request.
  * Registered only when something needs it (onResponse/onRequestAbort hooks,
@@ -17,18 +15,14 @@ const kReply = Symbol('hotpath.reply')
 export function ensureFinishListener (reply) {
   if (reply._listening) return
   reply._listening = true
-  const res = /** @type {any} */ (reply.raw)
-  res[kReply] = reply
-  reply.engine.onFinish(res, onFinished)
+  reply.raw.onEnd(onFinished, reply)
 }
 
 /**
- * @param {any} res
+ * @param {import('../reply/reply.js').Reply} reply
  * @param {Error | null} error
  */
-function onFinished (res, error) {
-  const reply = /** @type {import('../reply/reply.js').Reply} */ (res[kReply])
-  res[kReply] = undefined
+function onFinished (reply, error) {
   const req = reply.request
   const route = reply.route
   const app = route.app

@@ -20,8 +20,8 @@ export function middlewareHook (mw) {
    * @param {import('../reply/reply.js').Reply} reply
    */
   return function middleware (req, reply) {
-    const [creq, cres] = reply.engine.compat(req.raw, reply.raw)
-    if (cres.reply === null) cres.reply = reply
+    const cres = reply.raw.compat(req.log)
+    const creq = cres.req
     let state = 0 // 0 pending, 1 next() called, 2 the response ended first
     /** @type {unknown} */
     let error
@@ -42,7 +42,7 @@ export function middlewareHook (mw) {
         else reply.request.log.error({ err }, 'middleware failed after calling next()')
       })
     }
-    if (reply.engine.headersSent(reply.raw)) {
+    if (reply.raw.headersSent) {
       // The middleware answered (e.g. a CORS preflight), whether or not it
       // also called next(): its response is the one, the route does not run.
       answered(reply, error)
@@ -69,9 +69,9 @@ export function middlewareHook (mw) {
       cres.once('finish', ended)
       cres.once('close', ended)
     }).then(() => {
-      if (reply.engine.headersSent(reply.raw) || state === 2) answered(reply, undefined)
+      if (reply.raw.headersSent || state === 2) answered(reply, undefined)
     }, (err) => {
-      if (reply.engine.headersSent(reply.raw)) answered(reply, err)
+      if (reply.raw.headersSent) answered(reply, err)
       else throw err
     })
   }

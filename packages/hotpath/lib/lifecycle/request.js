@@ -93,14 +93,14 @@ export class Request {
   /** The client address, honouring trustProxy. */
   get ip () {
     const app = this.route.app
-    const socketAddress = this.reply.engine.remoteAddress(this.raw)
+    const socketAddress = this.raw.socket.remoteAddress
     if (app.trustProxy === null) return socketAddress
     return proxyAddress(socketAddress, this.headers['x-forwarded-for'], app.trustProxy)
   }
 
   /** The socket peer, then the forwarded hops trustProxy vouches for, closest first. */
   get ips () {
-    return proxyAddresses(this.reply.engine.remoteAddress(this.raw), this.headers['x-forwarded-for'], this.route.app.trustProxy)
+    return proxyAddresses(this.raw.socket.remoteAddress, this.headers['x-forwarded-for'], this.route.app.trustProxy)
   }
 
   /** The host the client asked for, without the port, honouring trustProxy. */
@@ -121,7 +121,7 @@ export class Request {
   }
 
   get protocol () {
-    if (this.reply.engine.encrypted(this.raw)) return 'https'
+    if (this.raw.socket.encrypted === true) return 'https'
     if (this.route.app.trustProxy !== null && isTrustedPeer(this)) {
       const proto = this.headers['x-forwarded-proto']
       if (typeof proto === 'string') return proto.split(',')[0].trim().toLowerCase()
@@ -149,6 +149,6 @@ export class Request {
 function isTrustedPeer (req) {
   const trust = req.route.app.trustProxy
   if (trust === null) return false
-  const address = req.reply.engine.remoteAddress(req.raw)
+  const address = req.raw.socket.remoteAddress
   return trust(address ?? '', 0)
 }

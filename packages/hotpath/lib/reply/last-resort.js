@@ -21,23 +21,22 @@ export function writeError (reply, err, cause) {
   const close = h !== null && typeof h.connection === 'string' && h.connection.toLowerCase() === 'close'
   reply.statusCode = err.statusCode
   reply.request.log.error({ err: cause ?? err }, 'request failed')
-  writeFixedError(reply.engine, reply.raw, err, close)
+  writeFixedError(reply.raw, err, close)
 }
 
 /**
- * @param {import('../engines/engine.js').Engine} engine
- * @param {import('../engines/engine.js').RawResponse} res
+ * @param {import('../engines/engine.js').ResponseHandle} res
  * @param {import('../errors.js').HttpError} err
  * @param {boolean} close  add Connection: close
  */
-export function writeFixedError (engine, res, err, close) {
-  if (engine.headersSent(res)) return
+export function writeFixedError (res, err, close) {
+  if (res.headersSent) return
   const body = JSON.stringify(errorBody(err, err.statusCode))
   /** @type {import('../engines/engine.js').OutgoingHeaders} */
   const headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }
   if (close) headers.connection = 'close'
   try {
-    engine.write(res, err.statusCode, headers, body)
+    res.respond(err.statusCode, headers, body)
   } catch {
     // nothing sensible is left to send
   }

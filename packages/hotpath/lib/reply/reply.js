@@ -6,16 +6,14 @@ import { createError } from '../errors.js'
 
 export class Reply {
   /**
-   * @param {import('../engines/engine.js').RawResponse} res
+   * @param {import('../engines/engine.js').ResponseHandle} res
    * @param {import('../lifecycle/request.js').Request} request
    * @param {import('../routing/route.js').Route} route
-   * @param {import('../engines/engine.js').Engine} engine
    */
-  constructor (res, request, route, engine) {
+  constructor (res, request, route) {
     this.raw = res
     this.request = request
     this.route = route
-    this.engine = engine
     this.statusCode = 200
     /** true once send() was called (or the reply hijacked) */
     this.sent = false
@@ -159,7 +157,7 @@ export class Reply {
       this._done = true
       this.sent = true
       if (this._tracked) this.route.app.inFlight.untrack(this)
-      this.engine.hijack(this.raw)
+      this.raw.hijack()
     }
     return this
   }

@@ -48,9 +48,8 @@ export function writeReply (reply, payload) {
   if (status === 204 || status === 304 || status < 200) body = null
   const headers = buildHeaders(reply, type, body)
   markDone(reply)
-  const engine = reply.engine
   try {
-    engine.write(reply.raw, status, headers, body)
+    reply.raw.respond(status, headers, body)
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
@@ -112,7 +111,7 @@ function writeStreamed (reply, payload, kind) {
   markDone(reply)
   reply._payload = stream
   try {
-    reply.engine.writeStream(reply.raw, reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+    reply.raw.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err))
   } catch (err) {
     // A header the engine refuses (a CR/LF in a value, a name that is not a
     // token): the same fallback 500 as for a body reply, and nothing of the
@@ -132,7 +131,7 @@ function streamDone (reply, err) {
   reply._payload = undefined
   if (err === null) return
   if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') return
-  if (!reply.engine.headersSent(reply.raw)) {
+  if (!reply.raw.headersSent) {
     // Failed before its first byte: the error handler can still answer.
     reply._done = false
     reply.sent = false

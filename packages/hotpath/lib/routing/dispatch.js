@@ -22,24 +22,19 @@ export const MAX_URL_LENGTH = 8192
 
 /**
  * @param {import('../app/core.js').Core} core
- * @param {import('../engines/engine.js').Engine} engine
  * @param {import('../engines/engine.js').RawRequest} raw
- * @param {import('../engines/engine.js').RawResponse} res
+ * @param {import('../engines/engine.js').ResponseHandle} res
  */
-export function dispatch (core, engine, raw, res) {
-  if (engine.isClosing()) {
-    writeFixedError(engine, res, createError('HP_ERR_SERVER_CLOSING'), true)
-    return
-  }
+export function dispatch (core, raw, res) {
   // The whole per-request cost of overload protection: one boolean.
   if (core.overloaded) {
-    writeOverloaded(/** @type {import('../app/load-monitor.js').LoadMonitor} */ (core.loadMonitor), engine, raw, res)
+    writeOverloaded(/** @type {import('../app/load-monitor.js').LoadMonitor} */ (core.loadMonitor), raw, res)
     return
   }
   const method = raw.method
   const url = raw.url
   if (url.length > MAX_URL_LENGTH) {
-    writeFixedError(engine, res, createError('HP_ERR_URL_TOO_LONG', MAX_URL_LENGTH), true)
+    writeFixedError(res, createError('HP_ERR_URL_TOO_LONG', MAX_URL_LENGTH), true)
     return
   }
   const table = core.routes
@@ -69,7 +64,7 @@ export function dispatch (core, engine, raw, res) {
     }
   }
   const req = new route.Request(raw, params, route)
-  const reply = new route.Reply(res, req, route, engine)
+  const reply = new route.Reply(res, req, route)
   req.reply = reply
   if (route.trackFinish) ensureFinishListener(reply)
   if (badUrl) {

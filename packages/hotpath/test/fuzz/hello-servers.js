@@ -15,6 +15,6 @@ if (kind === 'node') {
 } else {
   const engine = createWireEngine({})
   const headers = { 'content-type': 'application/json; charset=utf-8' }
-  engine.setHandler((req, res) => engine.write(res, 200, headers, body))
+  engine.setHandler((req, res) => res.respond(200, headers, body))
   await engine.listen({ port: Number(port), host: '127.0.0.1' })
 }

@@ -1,6 +1,6 @@
 // The compatibility object of the wire engine (connect middleware): headers
 // set on it merge into the engine's response, end() answers directly, and
-// 'finish'/'close' fire.
+// 'finish'/'close' fire. res.compat() returns it, with the request as `req`.
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -14,7 +14,8 @@ test('setHeader/getHeader/removeHeader merge into the response; the core headers
   /** @type {string[]} */
   const events = []
   const s = await serve({}, (engine, req, res) => {
-    const [creq, cres] = engine.compat(req, res)
+    const cres = res.compat(console)
+    const creq = cres.req
     assert.equal(creq.url, req.url)
     cres.setHeader('X-One', '1')
     cres.setHeader('X-Two', ['a', 'b'])
@@ -24,7 +25,7 @@ test('setHeader/getHeader/removeHeader merge into the response; the core headers
     events.push(String(cres.getHeader('x-one')), String(cres.hasHeader('X-Gone')))
     cres.on('finish', () => events.push('finish'))
     cres.on('close', () => events.push('close'))
-    engine.write(res, 200, { 'content-type': 'text/plain' }, 'body')
+    res.respond(200, { 'content-type': 'text/plain' }, 'body')
   })
   t.after(() => s.close())
   const r = responses((await exchange(s.port, 'GET / HTTP/1.1\r\n' + H + 'Connection: close\r\n\r\n')).text)[0]
@@ -40,9 +41,10 @@ test('cors and helmet run on the compat pair; a preflight is answered by end()',
   const corsMw = cors({ origin: 'https://example.com' })
   const helmetMw = helmet()
   const s = await serve({}, (engine, req, res) => {
-    const [creq, cres] = engine.compat(req, res)
+    const cres = res.compat(console)
+    const creq = cres.req
     helmetMw(creq, cres, () => corsMw(creq, cres, () => {
-      if (!engine.headersSent(res)) engine.write(res, 200, {}, 'ok')
+      if (!res.headersSent) res.respond(200, {}, 'ok')
     }))
   })
   t.after(() => s.close())

@@ -43,7 +43,7 @@ test('pipelined requests split at every byte boundary get the same answers, in o
 })
 
 test('responses to requests read in one chunk go out in one write', async (t) => {
-  const s = await serve({}, (engine, req, res) => engine.write(res, 200, {}, req.url))
+  const s = await serve({}, (engine, req, res) => res.respond(200, {}, req.url))
   t.after(() => s.close())
   let reads = 0
   let writes = 0
@@ -61,9 +61,9 @@ test('responses to requests read in one chunk go out in one write', async (t) =>
 
 test('HEAD has the length but no body; 204 and 304 have no body', async (t) => {
   const s = await serve({}, (engine, req, res) => {
-    if (req.url === '/204') return engine.write(res, 204, {}, null)
-    if (req.url === '/304') return engine.write(res, 304, { etag: '"x"' }, null)
-    engine.write(res, 200, { 'content-type': 'text/plain' }, 'twelve bytes')
+    if (req.url === '/204') return res.respond(204, {}, null)
+    if (req.url === '/304') return res.respond(304, { etag: '"x"' }, null)
+    res.respond(200, { 'content-type': 'text/plain' }, 'twelve bytes')
   })
   t.after(() => s.close())
   const { text } = await exchange(s.port, 'HEAD / HTTP/1.1\r\n' + H + '\r\nGET /204 HTTP/1.1\r\n' + H + '\r\nGET /304 HTTP/1.1\r\n' + H + '\r\nGET / HTTP/1.1\r\n' + H + 'Connection: close\r\n\r\n')
@@ -80,9 +80,9 @@ test('HEAD has the length but no body; 204 and 304 have no body', async (t) => {
 
 test('Expect: 100-continue: 100 only once the body is wanted; 413 by length without it', async (t) => {
   const s = await serve({}, (engine, req, res) => {
-    engine.readBody(req, 10, (/** @type {any} */ err, /** @type {Buffer} */ body) => {
-      if (err) return engine.write(res, err.statusCode, {}, err.code)
-      engine.write(res, 200, {}, 'got ' + body)
+    req.readBody(10, (/** @type {any} */ err, /** @type {Buffer} */ body) => {
+      if (err) return res.respond(err.statusCode, {}, err.code)
+      res.respond(200, {}, 'got ' + body)
     })
   })
   t.after(() => s.close())
@@ -107,7 +107,7 @@ test('Expect: 100-continue: 100 only once the body is wanted; 413 by length with
 
 test('body over the limit without Content-Length: 413 at once, the rest is not read', async (t) => {
   const s = await serve({}, (engine, req, res) => {
-    engine.readBody(req, 1000, (/** @type {any} */ err) => engine.write(res, err ? err.statusCode : 200, {}, err ? err.code : 'ok'))
+    req.readBody(1000, (/** @type {any} */ err) => res.respond(err ? err.statusCode : 200, {}, err ? err.code : 'ok'))
   })
   t.after(() => s.close())
   const socket = net.connect(s.port, '127.0.0.1')
@@ -152,9 +152,9 @@ test('slow-drip body gets 408 from requestTimeout; the body reader fails with th
   /** @type {any} */
   let bodyErr = null
   const s = await serve({ headersTimeout: 500, requestTimeout: 1000 }, (engine, req, res) => {
-    engine.readBody(req, 1e6, (/** @type {any} */ err) => {
+    req.readBody(1e6, (/** @type {any} */ err) => {
       bodyErr = err
-      if (!err) engine.write(res, 200, {}, 'ok')
+      if (!err) res.respond(200, {}, 'ok')
     })
   })
   t.after(() => s.close())
@@ -175,12 +175,12 @@ test('idle keep-alive sockets are closed after keepAliveTimeout', async (t) => {
   while (s.engine.connections.size > 0) await new Promise((resolve) => setTimeout(resolve, 5))
 })
 
-test('a client that aborts mid-body: the body read fails, onFinish reports the error, nothing leaks', async (t) => {
+test('a client that aborts mid-body: the body read fails, onEnd reports the error, nothing leaks', async (t) => {
   /** @type {any[]} */
   const seen = []
   const s = await serve({}, (engine, req, res) => {
-    engine.onFinish(res, (/** @type {any} */ _res, /** @type {any} */ err) => seen.push(['finish', err?.code]))
-    engine.readBody(req, 1e6, (/** @type {any} */ err) => seen.push(['body', err?.code]))
+    res.onEnd((/** @type {any} */ _arg, /** @type {any} */ err) => seen.push(['finish', err?.code]), null)
+    req.readBody(1e6, (/** @type {any} */ err) => seen.push(['body', err?.code]))
   })
   t.after(() => s.close())
   const socket = net.connect(s.port, '127.0.0.1')

@@ -67,11 +67,11 @@ export async function startWire (options = {}) {
     /** @type {Entry} */
     const entry = { head: headOf(req), body: [], complete: false }
     wireLog.get(req.conn.socket.remotePort)?.push(entry)
-    engine.readBody(req, BODY_LIMIT, (err, body) => {
-      if (err) return engine.write(res, err.statusCode ?? 400, {}, null)
+    req.readBody(BODY_LIMIT, (err, body) => {
+      if (err) return res.respond(err.statusCode ?? 400, {}, null)
       entry.body.push(/** @type {Buffer} */ (body))
       entry.complete = true
-      engine.write(res, 200, {}, 'ok')
+      res.respond(200, {}, 'ok')
     })
   })
   engine.server.on('connection', (socket) => wireLog.set(/** @type {number} */ (socket.remotePort), []))

@@ -17,7 +17,7 @@ test('a stream is sent chunked to HTTP/1.1 and close-delimited to HTTP/1.0', asy
   /** @type {any[]} */
   const done = []
   const s = await serve({}, (engine, req, res) => {
-    engine.writeStream(res, 200, { 'content-type': 'text/plain' }, Readable.from(['ab', 'cd', 'ef']), (/** @type {any} */ err) => done.push(err))
+    res.respondStream(200, { 'content-type': 'text/plain' }, Readable.from(['ab', 'cd', 'ef']), (/** @type {any} */ err) => done.push(err))
   })
   t.after(() => s.close())
   const v11 = await exchange(s.port, 'GET / HTTP/1.1\r\n' + H + '\r\nGET /again HTTP/1.1\r\n' + H + 'Connection: close\r\n\r\n')
@@ -48,9 +48,9 @@ test('a stream that fails before its first byte leaves the response unsent; afte
         }
       }
     })
-    engine.writeStream(res, 200, {}, stream, (/** @type {any} */ err) => {
-      seen.push([req.url, err?.message, engine.headersSent(res)])
-      if (!engine.headersSent(res)) engine.write(res, 500, {}, 'fallback')
+    res.respondStream(200, {}, stream, (/** @type {any} */ err) => {
+      seen.push([req.url, err?.message, res.headersSent])
+      if (!res.headersSent) res.respond(500, {}, 'fallback')
     })
   })
   t.after(() => s.close())
@@ -75,7 +75,7 @@ test('a client that never reads a large response: reading the source stops (memo
         this.push(produced > 512 * 1024 * 1024 ? null : chunk)
       }
     })
-    engine.writeStream(res, 200, {}, source, (/** @type {any} */ err) => { doneErr = err })
+    res.respondStream(200, {}, source, (/** @type {any} */ err) => { doneErr = err })
   })
   t.after(() => s.close())
   const socket = net.connect(s.port, '127.0.0.1')
@@ -96,7 +96,7 @@ test('a client that never reads a large response: reading the source stops (memo
 })
 
 test('a pipelining client that never reads: the server stops reading requests', async (t) => {
-  const s = await serve({}, (engine, req, res) => engine.write(res, 200, {}, Buffer.alloc(256 * 1024)))
+  const s = await serve({}, (engine, req, res) => res.respond(200, {}, Buffer.alloc(256 * 1024)))
   t.after(() => s.close())
   const socket = net.connect(s.port, '127.0.0.1')
   await once(socket, 'connect')
@@ -114,9 +114,9 @@ test('a pipelining client that never reads: the server stops reading requests', 
 })
 
 test('upgrade requests go to the upgrade handler with the socket and the bytes after the head', async (t) => {
-  const s = await serve({}, (engine, req, res) => engine.write(res, 200, {}, 'plain'))
+  const s = await serve({}, (engine, req, res) => res.respond(200, {}, 'plain'))
   t.after(() => s.close())
-  s.engine.setUpgradeHandler((/** @type {any} */ req, /** @type {net.Socket} */ socket, /** @type {Buffer} */ head) => {
+  s.engine.setHandler(/** @type {any} */ (s.engine.handler), (/** @type {any} */ req, /** @type {net.Socket} */ socket, /** @type {Buffer} */ head) => {
     socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n' + req.url + '|' + head.toString())
     socket.on('data', (d) => socket.write(d))
   })
@@ -135,7 +135,7 @@ test('upgrade requests go to the upgrade handler with the socket and the bytes a
 
 test('hijack hands the socket over', async (t) => {
   const s = await serve({}, (engine, req, res) => {
-    const socket = engine.hijack(res)
+    const socket = res.hijack()
     socket.end('HTTP/1.1 200 OK\r\nContent-Length: 7\r\nConnection: close\r\n\r\nhijackd')
   })
   t.after(() => s.close())
@@ -144,7 +144,7 @@ test('hijack hands the socket over', async (t) => {
 })
 
 test('close(): in-flight requests finish, idle sockets close, new connections are refused', async () => {
-  const s = await serve({}, (engine, req, res) => setTimeout(() => engine.write(res, 200, {}, 'slow done'), 200))
+  const s = await serve({}, (engine, req, res) => setTimeout(() => res.respond(200, {}, 'slow done'), 200))
   const idle = net.connect(s.port, '127.0.0.1')
   await once(idle, 'connect')
   const idleClosed = once(idle, 'close')
@@ -156,7 +156,7 @@ test('close(): in-flight requests finish, idle sockets close, new connections ar
   busy.write('GET / HTTP/1.1\r\n' + H + '\r\n')
   while (s.calls.count === 0) await sleep(5)
   const closing = s.close()
-  assert.equal(s.engine.isClosing(), true)
+  assert.equal(s.engine.closing, true)
   await idleClosed
   await busyClosed
   await closing

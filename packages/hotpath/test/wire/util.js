@@ -24,9 +24,9 @@ export async function serve (options, handler) {
 /** A handler that answers with what it parsed (reading the body first). */
 /** @param {any} engine @param {any} req @param {any} res */
 export function echo (engine, req, res) {
-  engine.readBody(req, 1024 * 1024, (/** @type {any} */ err, /** @type {Buffer} */ body) => {
-    if (err) return engine.write(res, err.statusCode, { 'content-type': 'application/json' }, JSON.stringify({ code: err.code }))
-    engine.write(res, 200, { 'content-type': 'text/plain' }, `${req.method} ${req.url} ${body.toString('latin1')}`)
+  req.readBody(1024 * 1024, (/** @type {any} */ err, /** @type {Buffer} */ body) => {
+    if (err) return res.respond(err.statusCode, { 'content-type': 'application/json' }, JSON.stringify({ code: err.code }))
+    res.respond(200, { 'content-type': 'text/plain' }, `${req.method} ${req.url} ${body.toString('latin1')}`)
   })
 }
 

@@ -6,9 +6,11 @@
 // in one packet get their N responses in one packet (DESIGN.md §3.7).
 
 import { Parser } from './parser.js'
-import { WireResponse } from './request.js'
+import { Readable } from 'node:stream'
+import { WireResponse, connectionClosed } from './response.js'
 import { headerLines, headInfo, statusLine, statusHasNoBody, errorResponse } from './writer.js'
 import { LINGER_MS, TIMEOUT_LINGER_MS } from './limits.js'
+import { errorAnswer } from '../../reply/error-body.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
 /** @typedef {import('./index.js').WireEngine} WireEngine */
@@ -233,7 +235,11 @@ export class Connection {
     if (this.queue.length >= engine.limits.maxPipelined) this.pause(PAUSE_PIPELINE)
     const handler = engine.handler
     if (handler === null) {
-      this.writeError(res, 503, 'HP_ERR_NOT_READY', 'Server is not ready')
+      this.writeError(res, 'HP_ERR_NOT_READY', false)
+      return
+    }
+    if (engine.closing) {
+      this.writeError(res, 'HP_ERR_SERVER_CLOSING', true)
       return
     }
     try {
@@ -241,7 +247,7 @@ export class Connection {
     } catch (err) {
       // the core's handler never throws; if it does, the client still gets an answer
       engine.clientError(/** @type {Error} */ (err), this)
-      if (res.state === 0) this.writeError(res, 500, 'HP_ERR_INTERNAL', 'Internal Server Error')
+      if (res.state === 0) this.writeError(res, 'HP_ERR_INTERNAL', false)
     }
   }
 
@@ -375,7 +381,6 @@ export class Connection {
 
   /** @param {WireRequest} req */
   bodyStream (req) {
-    const { Readable } = this.engine.stream
     const conn = this
     const stream = new Readable({
       read () { conn.resume(PAUSE_BODY) },
@@ -523,15 +528,19 @@ export class Connection {
   }
 
   /**
+   * An answer of the engine's own, from the error table.
    * @param {WireResponse} res
-   * @param {number} status
    * @param {string} code
-   * @param {string} message
+   * @param {boolean} close  the connection ends after it
    */
-  writeError (res, status, code, message) {
-    this.write(res, status, { 'content-type': 'application/json; charset=utf-8' },
-      JSON.stringify({ statusCode: status, code, error: statusLine(status).slice(13, -2), message }))
+  writeError (res, code, close) {
+    const answer = errorAnswer(code)
+    /** @type {Record<string, string>} */
+    const headers = { 'content-type': 'application/json; charset=utf-8' }
+    if (close) headers.connection = 'close'
+    this.write(res, answer.status, headers, answer.body)
   }
+
 
   /** Writes the responses that were waiting for earlier ones. */
   advance () {
@@ -572,10 +581,7 @@ export class Connection {
       const i = this.queue.indexOf(res)
       if (i !== -1) this.queue.splice(i, 1)
     }
-    const cb = res.finishCb
-    res.finishCb = null
-    if (cb !== null) cb(res, err)
-    if (res.compat !== null) res.compat.finish(err)
+    res.ended(err)
     if (err !== null) return
     if (res.closeAfter || (this.closing && this.pendingError === null && this.queue.length === 0 && this.current === null)) {
       this.endAfterWrites()
@@ -793,11 +799,7 @@ export class Connection {
       this.linger = TIMEOUT_LINGER_MS
       this.shutdown()
       if (res !== null) {
-        const cb = res.finishCb
-        res.finishCb = null
-        const err = Object.assign(new Error('Request timeout'), { code: 'HP_ERR_REQUEST_TIMEOUT' })
-        if (cb !== null) cb(res, err)
-        if (res.compat !== null) res.compat.finish(err)
+        res.ended(Object.assign(new Error('Request timeout'), { code: 'HP_ERR_REQUEST_TIMEOUT' }))
       }
       return
     }
@@ -833,7 +835,7 @@ export class Connection {
       this.current = null
       if (!req.complete) this.abortBody(req)
     }
-    const err = Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' })
+    const err = connectionClosed()
     const queue = this.queue
     this.queue = []
     for (const res of queue) {
@@ -845,10 +847,7 @@ export class Connection {
       const done = res.streamDone
       res.streamDone = null
       res.state = 3
-      const cb = res.finishCb
-      res.finishCb = null
-      if (cb !== null) cb(res, err)
-      if (res.compat !== null) res.compat.finish(err)
+      res.ended(err)
       if (done !== null) done(err)
       if (!res.req.complete) this.abortBody(res.req)
     }

@@ -1,28 +1,23 @@
 // hotpath's own HTTP/1.1 engine on node:net / node:tls: the Engine of
-// lib/engines/engine.js without node:http's IncomingMessage/ServerResponse
-// streams. See docs/engines.md for its limits and defaults.
+// ../engine.js without node:http's IncomingMessage/ServerResponse streams.
+// This file accepts connections and runs the one shared timer; a
+// connection (./connection.js) parses, queues and writes. See
+// docs/engines.md for its limits and defaults.
 
 import net from 'node:net'
-import stream from 'node:stream'
 import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
-import { CompatRequest, CompatResponse } from '../compat.js'
 import { loadModule } from '../../require.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
-/** @typedef {import('./request.js').WireRequest} WireRequest */
-/** @typedef {import('./request.js').WireResponse} WireResponse */
 
 const kConn = Symbol('wire.connection')
 
 export class WireEngine {
   /** @param {Partial<EngineOptions> & Record<string, any>} [options] */
   constructor (options = {}) {
-    /** @type {'wire'} */
-    this.name = 'wire'
     this.limits = resolveLimits(options)
-    this.stream = stream
     /** @type {((raw: any, res: any) => void) | null} */
     this.handler = null
     /** @type {((raw: any, socket: import('node:stream').Duplex, head: Buffer) => void) | null} */
@@ -46,7 +41,6 @@ export class WireEngine {
     /** @type {(() => void) | null} */
     this.closed = null
     const onConnection = (/** @type {import('node:net').Socket} */ socket) => this.accept(socket, false)
-    this.encryptedServer = options.https != null
     /** @type {import('node:net').Server} */
     this.server = options.https != null
       // node:tls is loaded only for an HTTPS server
@@ -125,13 +119,16 @@ export class WireEngine {
     }
   }
 
-  // ── Engine interface (lib/engines/engine.js) ─────────────────────────
+  // ── Engine (../engine.js) ───────────────────────────────────────────
 
-  /** @param {(raw: any, res: any) => void} handler */
-  setHandler (handler) { this.handler = handler }
-
-  /** @param {(raw: any, socket: import('node:stream').Duplex, head: Buffer) => void} handler */
-  setUpgradeHandler (handler) { this.upgradeHandler = handler }
+  /**
+   * @param {(raw: any, res: any) => void} handler
+   * @param {(raw: any, socket: import('node:stream').Duplex, head: Buffer) => void} [upgrade]
+   */
+  setHandler (handler, upgrade) {
+    this.handler = handler
+    if (upgrade !== undefined) this.upgradeHandler = upgrade
+  }
 
   /**
    * @param {{ port?: number, host?: string, backlog?: number }} opts
@@ -175,82 +172,6 @@ export class WireEngine {
       this.maybeClosed()
     })
   }
-
-  /** @param {WireRequest} raw */
-  remoteAddress (raw) { return raw.conn.remoteAddress }
-
-  /** @param {WireRequest} raw */
-  encrypted (raw) { return raw.conn.encrypted }
-
-  /** @param {WireRequest} raw */
-  hasBody (raw) { return raw.chunked || raw.contentLength > 0 }
-
-  /** @param {WireRequest} raw */
-  contentLength (raw) { return raw.chunked ? -1 : raw.contentLength }
-
-  /**
-   * @param {WireRequest} raw
-   * @param {number} limit
-   * @param {(err: any, body?: Buffer) => void} done
-   */
-  readBody (raw, limit, done) { raw.conn.readBody(raw, limit, done) }
-
-  /** @param {WireRequest} raw */
-  bodyStream (raw) { return raw.conn.bodyStream(raw) }
-
-  /**
-   * @param {WireResponse} res
-   * @param {number} statusCode
-   * @param {Record<string, string | number | string[]>} headers
-   * @param {string | Buffer | null} body
-   */
-  write (res, statusCode, headers, body) { res.conn.write(res, statusCode, headers, body) }
-
-  /**
-   * @param {WireResponse} res
-   * @param {number} statusCode
-   * @param {Record<string, string | number | string[]>} headers
-   * @param {import('node:stream').Readable} source
-   * @param {(err: Error | null) => void} done
-   */
-  writeStream (res, statusCode, headers, source, done) { res.conn.writeStream(res, statusCode, headers, source, done) }
-
-  /** @param {WireResponse} res */
-  headersSent (res) { return res.headersSent }
-
-  /**
-   * @param {WireResponse} res
-   * @param {(res: any, error: Error | null) => void} onFinish
-   */
-  onFinish (res, onFinish) {
-    if (res.state === 3) {
-      // finished before anyone asked; report it the way it ended, with the
-      // error the connection's onClose reports to those who asked before
-      onFinish(res, res.conn.detached && !res.headersSent ? Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' }) : null)
-      return
-    }
-    res.finishCb = onFinish
-  }
-
-  /** @param {WireResponse} res */
-  hijack (res) {
-    const conn = res.conn
-    res.hijacked = true
-    res.state = 3
-    return conn.detach()
-  }
-
-  /**
-   * @param {WireRequest} raw
-   * @param {WireResponse} res
-   * @returns {[any, any]}
-   */
-  compat (raw, res) {
-    if (res.compat === null) res.compat = new CompatResponse(this, res, new CompatRequest(raw))
-    return [res.compat.req, res.compat]
-  }
-
-  isClosing () { return this.closing }
 }
 
 /**

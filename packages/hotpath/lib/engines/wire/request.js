@@ -1,6 +1,7 @@
-// The request and response records of the wire engine. Plain classes with
-// every field assigned in the constructor, in one order, so that V8 gives
-// all instances one shape (DESIGN.md §3.3).
+// The wire engine's RawRequest (../engine.js): a plain class with every
+// field assigned in the constructor, in one order, so that V8 gives all
+// instances one shape (docs/architecture.md, "Stable shapes"). The body
+// members hand over to the connection, which owns the reading.
 
 import { headersFromRaw } from './headers.js'
 
@@ -25,7 +26,7 @@ export class WireRequest {
     this._trailers = null
     this.trailerCount = 0
     this.conn = conn
-    /** @type {WireResponse | null} */
+    /** @type {import('./response.js').WireResponse | null} */
     this.res = null
     /** keep the connection open after this request (RFC 9112 §9.3) */
     this.keepAlive = true
@@ -75,42 +76,18 @@ export class WireRequest {
   }
 
   set trailers (value) { this._trailers = value }
-}
 
-export class WireResponse {
+  /** The connection's socket (remoteAddress, encrypted). */
+  get socket () { return this.conn.socket }
+
+  /** a body follows: Content-Length > 0 or chunked */
+  get hasBody () { return this.chunked || this.contentLength > 0 }
+
   /**
-   * @param {Connection} conn
-   * @param {WireRequest} req
+   * @param {number} limit
+   * @param {(err: any, body?: Buffer) => void} done
    */
-  constructor (conn, req) {
-    this.conn = conn
-    this.req = req
-    /** 0 pending, 1 queued bytes wait for earlier responses, 2 streaming, 3 finished */
-    this.state = 0
-    this.headersSent = false
-    /** @type {string | Buffer | null} bytes waiting for their turn (state 1) */
-    this.data = null
-    /** @type {Buffer | null} body bytes waiting for their turn when the head holds non-ASCII */
-    this.data2 = null
-    /** close the connection once this response is written */
-    this.closeAfter = false
-    /** @type {((res: any, err: Error | null) => void) | null} */
-    this.finishCb = null
-    /** headers set through the compatibility object (setHeader) */
-    /** @type {Record<string, string | number | string[]> | null} */
-    this.extraHeaders = null
-    /** @type {import('../compat.js').CompatResponse | null} */
-    this.compat = null
-    /** streaming state */
-    /** @type {import('node:stream').Readable | null} */
-    this.stream = null
-    /** @type {((err: Error | null) => void) | null} */
-    this.streamDone = null
-    this.streamChunked = false
-    /** body bytes still owed under a declared Content-Length, -1 without one */
-    this.streamLeft = -1
-    this.streamHead = ''
-    this.streamAscii = true
-    this.hijacked = false
-  }
+  readBody (limit, done) { this.conn.readBody(this, limit, done) }
+
+  bodyStream () { return this.conn.bodyStream(this) }
 }

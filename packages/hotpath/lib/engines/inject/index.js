@@ -1,0 +1,92 @@
+// The inject engine: an Engine (../engine.js) with no server. app.inject()
+// turns its options into an InjectRequest and hands it to the same entry
+// point as the socket engines, so tests run the same dispatch and lifecycle
+// without a socket.
+import { InjectRequest, InjectResponse } from './records.js'
+
+/** @typedef {import('./records.js').InjectResult} InjectResult */
+
+export class InjectEngine {
+  constructor () {
+    /** @type {import('node:net').Server | null} */
+    this.server = null
+    /** @type {import('../engine.js').RequestHandler | null} */
+    this.handler = null
+  }
+
+  // ── Engine (../engine.js) ───────────────────────────────────────────
+
+  /** @param {import('../engine.js').RequestHandler} handler */
+  setHandler (handler) {
+    this.handler = handler
+  }
+
+  /** @returns {Promise<import('node:net').AddressInfo>} */
+  async listen () {
+    throw new Error('the inject engine does not listen')
+  }
+
+  async close () {}
+
+  // ── the client side ─────────────────────────────────────────────────
+
+  /**
+   * One request, as light-my-request's options describe it.
+   * @param {string | Record<string, any>} options
+   * @returns {Promise<InjectResult>}
+   */
+  request (options) {
+    const handler = this.handler
+    if (handler === null) return Promise.reject(new Error('the inject engine has no handler yet (ready() gives it one)'))
+    const raw = requestFrom(typeof options === 'string' ? { url: options } : options ?? {})
+    return new Promise((resolve) => {
+      handler(/** @type {any} */ (raw), /** @type {any} */ (new InjectResponse(raw, resolve)))
+    })
+  }
+}
+
+/** @param {Record<string, any>} opts */
+function requestFrom (opts) {
+  const method = String(opts.method ?? 'GET').toUpperCase()
+  let url = String(opts.url ?? opts.path ?? '/')
+  if (/^https?:\/\//i.test(url)) {
+    const u = new URL(url)
+    url = u.pathname + u.search
+  }
+  if (opts.query !== undefined) {
+    const qs = typeof opts.query === 'string' ? opts.query : toQueryString(opts.query)
+    if (qs !== '') url += (url.includes('?') ? '&' : '?') + qs
+  }
+  /** @type {Record<string, string | string[]>} */
+  const headers = {}
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (v === undefined) continue
+    const key = k.toLowerCase()
+    headers[key] = Array.isArray(v) ? (key === 'set-cookie' ? v.map(String) : v.join(', ')) : String(v)
+  }
+  if (headers.host === undefined) headers.host = 'localhost:80'
+  if (headers['user-agent'] === undefined) headers['user-agent'] = 'hotpath-inject'
+  /** @type {Buffer | null} */
+  let body = null
+  const payload = opts.payload ?? opts.body
+  if (payload !== undefined && payload !== null) {
+    if (typeof payload === 'string') body = Buffer.from(payload)
+    else if (payload instanceof Uint8Array) body = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
+    else {
+      body = Buffer.from(JSON.stringify(payload))
+      if (headers['content-type'] === undefined) headers['content-type'] = 'application/json'
+    }
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(body.length)
+  }
+  return new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
+}
+
+/** @param {Record<string, unknown>} query */
+function toQueryString (query) {
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) for (const item of v) params.append(k, String(item))
+    else if (v !== undefined) params.append(k, String(v))
+  }
+  return params.toString()
+}

@@ -1,0 +1,273 @@
+// The inject engine's RawRequest and ResponseHandle (../engine.js): a
+// request whose whole body is known up front, and a response that becomes
+// the InjectResult app.inject() resolves with. No sockets (node:http lends
+// only its header validators).
+import { EventEmitter } from 'node:events'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
+import { Readable } from 'node:stream'
+import { CompatRequest, CompatResponse } from '../compat.js'
+import { createError } from '../../errors.js'
+import { statusText } from '../../status.js'
+
+/**
+ * @typedef {object} InjectResult
+ * @property {number} statusCode
+ * @property {string} statusMessage
+ * @property {Record<string, string | number | string[]>} headers
+ * @property {string} body
+ * @property {string} payload
+ * @property {Buffer} rawPayload
+ * @property {() => any} json
+ */
+
+const EMPTY = Buffer.alloc(0)
+
+export class InjectRequest {
+  /**
+   * @param {string} method
+   * @param {string} url
+   * @param {Record<string, string | string[]>} headers
+   * @param {Buffer | null} body
+   * @param {string} remoteAddress
+   */
+  constructor (method, url, headers, body, remoteAddress) {
+    this.method = method
+    this.url = url
+    this.headers = headers
+    this.httpVersion = '1.1'
+    this.body = body
+    this.remoteAddress = remoteAddress
+    /** @type {Readable | null} */
+    this.stream = null
+    /** the whole body is known up front */
+    this.complete = true
+    /** @type {InjectSocket | null} made when first read */
+    this._socket = null
+  }
+
+  /** What middleware and req.ip find: a socket-like record, never written to. */
+  get socket () {
+    if (this._socket === null) this._socket = new InjectSocket(this.remoteAddress)
+    return this._socket
+  }
+
+  /** Only connect middleware reads it (CompatRequest). */
+  get rawHeaders () {
+    /** @type {string[]} */
+    const out = []
+    for (const name of Object.keys(this.headers)) {
+      const v = this.headers[name]
+      if (Array.isArray(v)) for (const item of v) out.push(name, item)
+      else out.push(name, v)
+    }
+    return out
+  }
+
+  get hasBody () {
+    return this.body !== null && this.body.length > 0
+  }
+
+  /**
+   * @param {number} limit
+   * @param {(err: any, body?: Buffer) => void} done
+   */
+  readBody (limit, done) {
+    const body = this.body ?? EMPTY
+    if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+    else done(null, body)
+  }
+
+  bodyStream () {
+    if (this.stream === null) this.stream = Readable.from(this.body === null ? [] : [this.body])
+    return this.stream
+  }
+}
+
+/**
+ * What middleware finds at req.socket / res.socket: an emitter with the
+ * fields they read (on-finished listens on it), never written to.
+ */
+class InjectSocket extends EventEmitter {
+  /** @param {string} remoteAddress */
+  constructor (remoteAddress) {
+    super()
+    this.remoteAddress = remoteAddress
+    this.remotePort = 0
+    this.encrypted = false
+    this.readable = true
+    this.writable = true
+    this.destroyed = false
+  }
+
+  destroy () {
+    this.destroyed = true
+    return this
+  }
+
+  setTimeout () { return this }
+}
+
+export class InjectResponse {
+  /**
+   * @param {InjectRequest} req
+   * @param {(r: InjectResult) => void} resolve
+   */
+  constructor (req, resolve) {
+    this.req = req
+    this.resolve = resolve
+    this.headersSent = false
+    this.finished = false
+    /** 0 pending, 3 finished (the field CompatResponse reads) */
+    this.state = 0
+    /** headers set through the compat object (connect middleware) */
+    /** @type {Record<string, any> | null} */
+    this.extraHeaders = null
+    /** @type {CompatResponse | null} */
+    this.compatRes = null
+    /** @type {((arg: any, err: Error | null) => void) | null} */
+    this.endListener = null
+    /** @type {any} */
+    this.endArg = null
+  }
+
+  // ── ResponseHandle (../engine.js) ─────────────────────────────────────
+
+  /**
+   * @param {number} statusCode
+   * @param {Record<string, any>} headers
+   * @param {string | Buffer | null} body
+   */
+  respond (statusCode, headers, body) {
+    checkHeaders(headers)
+    this.finish(statusCode, headers, body === null ? EMPTY : typeof body === 'string' ? Buffer.from(body) : body)
+  }
+
+  /**
+   * Collects the stream; the result resolves at its end. A declared
+   * Content-Length the stream does not match fails as over a socket.
+   * @param {number} statusCode
+   * @param {Record<string, any>} headers
+   * @param {import('node:stream').Readable} stream
+   * @param {(err: Error | null) => void} done
+   */
+  respondStream (statusCode, headers, stream, done) {
+    checkHeaders(headers)
+    /** @type {Buffer[]} */
+    const chunks = []
+    let started = false
+    stream.on('data', (chunk) => {
+      started = true
+      this.headersSent = true
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+    })
+    stream.once('end', () => {
+      const body = Buffer.concat(chunks)
+      const declared = headers['content-length']
+      if (declared !== undefined && Number(declared) !== body.length) {
+        // as over a socket: never more than the declared length, and the
+        // response counts as failed (the engines end the connection)
+        this.finish(statusCode, headers, body.subarray(0, Number(declared)))
+        done(Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' }))
+        return
+      }
+      this.finish(statusCode, headers, body)
+      done(null)
+    })
+    stream.once('error', (err) => {
+      if (started) {
+        // what a client sees after a mid-stream failure: what came so far
+        this.finish(statusCode, headers, Buffer.concat(chunks))
+      }
+      done(err)
+    })
+  }
+
+  /**
+   * @template T
+   * @param {(arg: T, error: Error | null) => void} listener
+   * @param {T} arg
+   */
+  onEnd (listener, arg) {
+    if (this.finished) {
+      queueMicrotask(() => listener(arg, null))
+      return
+    }
+    this.endListener = listener
+    this.endArg = arg
+  }
+
+  hijack () {
+    // nothing will be written through hotpath: answer with what we have
+    this.finish(this.compatRes === null ? 200 : this.compatRes.statusCode, {}, EMPTY)
+    return /** @type {any} */ (null)
+  }
+
+  /** @param {{ error: (obj: object, msg: string) => void }} log */
+  compat (log) {
+    // the objects wire gives connect middleware, on a socket-less record
+    if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req)), log)
+    return this.compatRes
+  }
+
+  // ── the result ──────────────────────────────────────────────────────
+
+  /**
+   * @param {number} status
+   * @param {Record<string, any>} headers
+   * @param {Buffer} body
+   */
+  finish (status, headers, body) {
+    if (this.finished) return
+    this.finished = true
+    this.headersSent = true
+    this.state = 3
+    // Values as a client reads them off the wire: strings (lists stay lists).
+    /** @type {Record<string, any>} */
+    const all = {}
+    const extra = this.extraHeaders
+    if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
+    for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
+    const payload = this.req.method === 'HEAD' || status === 204 || status === 304 ? EMPTY : body
+    if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = String(body.length)
+    const text = payload.toString('utf8')
+    this.resolve({
+      statusCode: status,
+      statusMessage: statusText(status),
+      headers: all,
+      body: text,
+      payload: text,
+      rawPayload: payload,
+      json () { return JSON.parse(text) }
+    })
+    const listener = this.endListener
+    if (listener !== null) {
+      const arg = this.endArg
+      this.endListener = null
+      this.endArg = null
+      queueMicrotask(() => listener(arg, null))
+    }
+    const compat = this.compatRes
+    if (compat !== null) queueMicrotask(() => compat.finish(null))
+  }
+}
+
+/** @param {unknown} v */
+function wireValue (v) {
+  return Array.isArray(v) ? v.map(String) : String(v)
+}
+
+// The rules both socket engines enforce when they write a head (node:http's
+// own validators; wire's writer.js applies the same): a field name is a
+// token (RFC 9110 §5.1); a value holds no CTL but HTAB, so CR/LF/NUL can
+// never split a response (§5.5), and no character above 0xFF, which has no
+// byte to stand for it. A socket refuses such a header; inject refuses it too.
+/** @param {Record<string, any>} headers */
+function checkHeaders (headers) {
+  for (const name of Object.keys(headers)) {
+    const v = headers[name]
+    if (v === undefined) continue
+    validateHeaderName(name)
+    if (Array.isArray(v)) for (const item of v) validateHeaderValue(name, item)
+    else validateHeaderValue(name, v)
+  }
+}

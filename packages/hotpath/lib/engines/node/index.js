@@ -1,0 +1,181 @@
+// The node:http engine: node:http parses and writes; its IncomingMessage and
+// ServerResponse, subclassed in ./request.js and ./response.js, are the
+// RawRequest and ResponseHandle of ../engine.js. This file creates the
+// server, answers what no handler may see (a malformed request, a bad Host,
+// a request while closing) with the JSON bodies of ../../reply/error-body.js,
+// and closes gracefully.
+import http from 'node:http'
+import { isValidHost } from '../host.js'
+import { loadModule } from '../../require.js'
+import { errorAnswer } from '../../reply/error-body.js'
+import { NodeRequest } from './request.js'
+import { NodeResponse } from './response.js'
+
+/**
+ * Why the Host of a request is not acceptable, or null (RFC 9112 §3.2, the
+ * rule of ../host.js that the wire engine applies too). node:http checks
+ * only that HTTP/1.1 has one (requireHostHeader, answered with an empty
+ * body, so turned off here); any value passes llhttp. No Host or an empty
+ * one means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1, allowed on
+ * HTTP/1.0.
+ * @param {http.IncomingMessage} req
+ * @returns {string | null}
+ */
+function invalidHost (req) {
+  // node:http keeps the first of several Host lines; RFC 9112 §3.2 wants a
+  // 400 for more than one (one length compare per header line)
+  const raw = req.rawHeaders
+  let hosts = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 4 && raw[i].toLowerCase() === 'host' && ++hosts > 1) return 'Duplicate Host header'
+  }
+  const host = req.headers.host
+  if (host === undefined || host === '') {
+    if (req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null
+    return host === undefined ? 'Missing Host header' : 'Empty Host header'
+  }
+  return isValidHost(host) ? null : 'Invalid Host header'
+}
+
+/**
+ * Answers a request no handler may see with the JSON body of its code, and
+ * closes the connection.
+ * @param {http.ServerResponse} res
+ * @param {{ status: number, body: string }} answer
+ */
+function refuse (res, answer) {
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
+  res.end(answer.body)
+}
+
+/**
+ * The handler, unless the parser failed the request's read meanwhile
+ * (onClientError has answered it and ended the socket).
+ * @param {import('../engine.js').RequestHandler} handler
+ * @param {NodeRequest} req
+ * @param {NodeResponse} res
+ */
+function dispatchAfterParse (handler, req, res) {
+  if (req.socket.writable) handler(/** @type {any} */ (req), /** @type {any} */ (res))
+}
+
+/** ms an open connection may still bring a request once close() began */
+const CLOSE_IDLE_MS = 500
+
+function noop () {}
+
+/**
+ * @param {import('../engine.js').EngineOptions} options
+ * @returns {import('../engine.js').Engine}
+ */
+export function createNodeEngine (options) {
+  const requestTimeout = options.requestTimeout
+  // node:http refuses headersTimeout > requestTimeout when both are set.
+  const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout, requestTimeout) : options.headersTimeout
+  /** @type {http.ServerOptions<any, any>} */
+  const serverOptions = {
+    IncomingMessage: NodeRequest,
+    ServerResponse: NodeResponse,
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout,
+    maxHeaderSize: options.maxHeaderSize,
+    // node:http checks headersTimeout/requestTimeout only every 30 s by
+    // default; a slow-drip client would hold a socket that long past its
+    // limit. Check at most every second (and faster for short limits).
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout || 1000, requestTimeout || 1000) / 2))),
+    // checked in setHandler instead: node:http's own answer is an empty 400
+    requireHostHeader: false
+  }
+  const server = options.https
+    // node:https (and node:tls under it) is loaded only for an HTTPS server
+    ? /** @type {typeof import('node:https')} */ (loadModule('node:https')).createServer({ ...options.https, ...serverOptions })
+    : http.createServer(serverOptions)
+  // Node's default 'timeout' handling is fine; keep the socket idle timeout
+  // off (timeouts above cover slow clients).
+  server.timeout = 0
+  // not a createServer option: a property of the server
+  server.maxRequestsPerSocket = options.maxRequestsPerSocket ?? 0
+  // node:http answers a malformed request itself with an empty body; with a
+  // listener we answer it as wire does, with a JSON body naming the problem
+  // (llhttp's reason, e.g. "Invalid header value char").
+  const log = options.onClientError
+  server.on('clientError', onClientError)
+  /**
+   * @param {Error & { code?: string, reason?: string }} err
+   * @param {import('node:net').Socket} socket
+   */
+  function onClientError (err, socket) {
+    if (log) log(err)
+    if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
+      const answer = err.code === 'HPE_HEADER_OVERFLOW' ? errorAnswer('HP_ERR_HEADERS_TOO_LARGE')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errorAnswer('HP_ERR_REQUEST_TIMEOUT')
+          : errorAnswer('HP_ERR_BAD_REQUEST', typeof err.reason === 'string' ? err.reason : 'unparsable request')
+      socket.end(`HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(answer.body)}\r\nConnection: close\r\n\r\n${answer.body}`)
+    }
+    socket.destroySoon()
+  }
+
+  /** read by every response while it writes: Connection: close once closing */
+  const state = { closing: false }
+
+  return {
+    server,
+    setHandler (handler, upgrade) {
+      server.on('request', (/** @type {NodeRequest} */ req, /** @type {NodeResponse} */ res) => {
+        res.engineState = state
+        const invalid = invalidHost(req)
+        if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
+        if (state.closing) return refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+        // llhttp hands over the head of a request whose Transfer-Encoding
+        // it rejects (a final coding other than a lone "chunked", as in
+        // "gzip", "chunked<HTAB>" or "<NBSP>chunked") and fails the read
+        // right after this event, in the same call. Such a request waits
+        // one tick: the error comes first, onClientError answers with the
+        // JSON 400, and no handler runs. A request without the field pays
+        // one property check.
+        if (req.headers['transfer-encoding'] !== undefined) return process.nextTick(dispatchAfterParse, handler, req, res)
+        handler(/** @type {any} */ (req), /** @type {any} */ (res))
+      })
+      if (upgrade !== undefined) server.on('upgrade', upgrade)
+    },
+    listen (opts) {
+      return new Promise((resolve, reject) => {
+        const onError = (/** @type {Error} */ err) => reject(err)
+        server.once('error', onError)
+        server.listen({ port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }, () => {
+          server.removeListener('error', onError)
+          resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
+        })
+      })
+    },
+    close () {
+      state.closing = true
+      return new Promise((resolve) => {
+        if (!server.listening) return resolve()
+        // server.close() stops accepting and (node ≥ 19) closes idle
+        // keep-alive sockets; in-flight requests finish, and their
+        // responses go out with Connection: close so their sockets end too.
+        // Connections still busy after the grace period (a stream that
+        // never ends, a client that never reads) are destroyed.
+        const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
+        grace.unref()
+        // server.close() stops accepting and also destroys every keep-alive
+        // connection idle at that moment; but a client's next request may
+        // already be on its way on one of them, and it would be reset.
+        // node:http does not say when a connection last answered, so the
+        // idle ones are left open CLOSE_IDLE_MS longer: a request arriving
+        // meanwhile is answered 503 + Connection: close (see setHandler),
+        // and those still idle are closed then.
+        const closeIdle = server.closeIdleConnections
+        server.closeIdleConnections = noop
+        server.close(() => {
+          clearTimeout(grace)
+          resolve()
+        })
+        server.closeIdleConnections = closeIdle
+        setTimeout(() => server.closeIdleConnections(), CLOSE_IDLE_MS).unref()
+      })
+    }
+  }
+}

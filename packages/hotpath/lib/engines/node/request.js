@@ -1,0 +1,133 @@
+// The node engine's RawRequest (../engine.js): node:http's IncomingMessage,
+// subclassed (http.createServer's IncomingMessage option) to add the three
+// body members the core calls. It stays a real IncomingMessage, and the
+// members live on the prototype: nothing is allocated per request to reach
+// them.
+import http from 'node:http'
+import { createError } from '../../errors.js'
+
+export class NodeRequest extends http.IncomingMessage {
+  /** @param {import('node:net').Socket} socket */
+  constructor (socket) {
+    super(socket)
+    /** @type {BodyReader | null} the body being buffered by readBody */
+    this.bodyReader = null
+  }
+
+  /** a body follows: Content-Length > 0 or chunked */
+  get hasBody () {
+    const h = this.headers
+    const cl = h['content-length']
+    if (cl !== undefined) return cl !== '0'
+    return h['transfer-encoding'] !== undefined
+  }
+
+  /**
+   * @param {number} limit
+   * @param {(err: any, body?: Buffer) => void} done
+   */
+  readBody (limit, done) {
+    const cl = this.headers['content-length']
+    // node:http has already rejected non-numeric and conflicting lengths.
+    if (typeof cl === 'string' && Number(cl) > limit) {
+      stopReading(this)
+      done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+      return
+    }
+    this.bodyReader = new BodyReader(this, limit, done)
+  }
+
+  /** The IncomingMessage is the body stream. */
+  bodyStream () {
+    return this
+  }
+}
+
+/**
+ * Stops reading an over-limit body. The core answers 413 with
+ * Connection: close, so node:http ends the socket after the response and
+ * the rest of the body is never read into memory.
+ * @param {http.IncomingMessage} req
+ */
+function stopReading (req) {
+  req.pause()
+}
+
+export function abortError () {
+  return createError('HP_ERR_REQUEST_ABORTED')
+}
+
+/**
+ * Buffers a body up to a limit. The listeners are module-level functions
+ * (EventEmitter calls them with `this` = the request) that find the reader
+ * on the request: no closure or bound function per request.
+ */
+class BodyReader {
+  /**
+   * @param {NodeRequest} req
+   * @param {number} limit
+   * @param {(err: any, body?: Buffer) => void} done
+   */
+  constructor (req, limit, done) {
+    this.req = req
+    this.limit = limit
+    this.done = done
+    /** @type {Buffer[]} */
+    this.chunks = []
+    this.received = 0
+    this.finished = false
+    req.on('data', readerData)
+    req.on('end', readerEnd)
+    req.on('close', readerClose)
+    req.on('error', readerError)
+  }
+
+  /** @param {Buffer} chunk */
+  onData (chunk) {
+    if (this.finished) return
+    this.received += chunk.length
+    if (this.received > this.limit) {
+      this.chunks = []
+      this.finish(createError('HP_ERR_BODY_TOO_LARGE', this.limit))
+      this.req.removeListener('data', readerData)
+      stopReading(this.req)
+      return
+    }
+    this.chunks.push(chunk)
+  }
+
+  onEnd () {
+    if (this.finished) return
+    const chunks = this.chunks
+    this.finish(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.received))
+  }
+
+  onClose () {
+    if (!this.finished) this.finish(abortError())
+  }
+
+  /** @param {Error} err */
+  onError (err) {
+    if (!this.finished) this.finish(this.req.destroyed ? abortError() : err)
+  }
+
+  /**
+   * @param {any} err
+   * @param {Buffer} [body]
+   */
+  finish (err, body) {
+    this.finished = true
+    this.req.removeListener('end', readerEnd)
+    this.req.removeListener('close', readerClose)
+    this.done(err, body)
+  }
+}
+
+/** @this {NodeRequest} @param {Buffer} chunk */
+function readerData (chunk) { /** @type {BodyReader} */ (this.bodyReader).onData(chunk) }
+/** @this {NodeRequest} */
+function readerEnd () { /** @type {BodyReader} */ (this.bodyReader).onEnd() }
+/** @this {NodeRequest} */
+function readerClose () { /** @type {BodyReader} */ (this.bodyReader).onClose() }
+/** @this {NodeRequest} @param {Error} err */
+function readerError (err) { /** @type {BodyReader} */ (this.bodyReader).onError(err) }

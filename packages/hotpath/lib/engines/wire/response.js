@@ -1,0 +1,114 @@
+// The wire engine's ResponseHandle (../engine.js): the record of one
+// response on its connection, in request order, with the members the core
+// answers through. The connection (./connection.js) does the writing.
+import { CompatRequest, CompatResponse } from '../compat.js'
+
+/** @typedef {import('./connection.js').Connection} Connection */
+/** @typedef {import('./request.js').WireRequest} WireRequest */
+
+export class WireResponse {
+  /**
+   * @param {Connection} conn
+   * @param {WireRequest} req
+   */
+  constructor (conn, req) {
+    this.conn = conn
+    this.req = req
+    /** 0 pending, 1 queued bytes wait for earlier responses, 2 streaming, 3 finished */
+    this.state = 0
+    this.headersSent = false
+    /** @type {string | Buffer | null} bytes waiting for their turn (state 1) */
+    this.data = null
+    /** @type {Buffer | null} body bytes waiting for their turn when the head holds non-ASCII */
+    this.data2 = null
+    /** close the connection once this response is written */
+    this.closeAfter = false
+    /** @type {((arg: any, err: Error | null) => void) | null} told once when the response ends (onEnd) */
+    this.endListener = null
+    /** @type {any} */
+    this.endArg = null
+    /** headers set through the compatibility object (setHeader) */
+    /** @type {Record<string, string | number | string[]> | null} */
+    this.extraHeaders = null
+    /** @type {CompatResponse | null} */
+    this.compatRes = null
+    /** streaming state */
+    /** @type {import('node:stream').Readable | null} */
+    this.stream = null
+    /** @type {((err: Error | null) => void) | null} */
+    this.streamDone = null
+    this.streamChunked = false
+    /** body bytes still owed under a declared Content-Length, -1 without one */
+    this.streamLeft = -1
+    this.streamHead = ''
+    this.streamAscii = true
+    this.hijacked = false
+  }
+
+  // ── ResponseHandle (../engine.js) ─────────────────────────────────────
+
+  /**
+   * @param {number} statusCode
+   * @param {import('../engine.js').OutgoingHeaders} headers
+   * @param {string | Buffer | null} body
+   */
+  respond (statusCode, headers, body) { this.conn.write(this, statusCode, headers, body) }
+
+  /**
+   * @param {number} statusCode
+   * @param {import('../engine.js').OutgoingHeaders} headers
+   * @param {import('node:stream').Readable} source
+   * @param {(err: Error | null) => void} done
+   */
+  respondStream (statusCode, headers, source, done) { this.conn.writeStream(this, statusCode, headers, source, done) }
+
+  /**
+   * @template T
+   * @param {(arg: T, error: Error | null) => void} listener
+   * @param {T} arg
+   */
+  onEnd (listener, arg) {
+    if (this.state === 3) {
+      // finished before anyone asked; report it the way it ended, with the
+      // error the connection reports to those who asked before
+      listener(arg, this.conn.detached && !this.headersSent ? connectionClosed() : null)
+      return
+    }
+    this.endListener = listener
+    this.endArg = arg
+  }
+
+  hijack () {
+    this.hijacked = true
+    this.state = 3
+    return this.conn.detach()
+  }
+
+  /** @param {{ error: (obj: object, msg: string) => void }} log */
+  compat (log) {
+    if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req), log)
+    return this.compatRes
+  }
+
+  // ── for the connection ──────────────────────────────────────────────
+
+  /**
+   * The response ended (err null) or was cut off: tell the one listener
+   * and the compatibility object, once.
+   * @param {Error | null} err
+   */
+  ended (err) {
+    const listener = this.endListener
+    if (listener !== null) {
+      const arg = this.endArg
+      this.endListener = null
+      this.endArg = null
+      listener(arg, err)
+    }
+    if (this.compatRes !== null) this.compatRes.finish(err)
+  }
+}
+
+export function connectionClosed () {
+  return Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' })
+}
