@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import { WireResponse, connectionClosed } from './response.js'
 import { headerLines, headInfo, statusLine, statusHasNoBody, errorResponse } from './writer.js'
 import { LINGER_MS, TIMEOUT_LINGER_MS } from './limits.js'
+import { ERRORS } from '../../errors.js'
 import { errorAnswer } from '../../reply/error-body.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
@@ -303,28 +304,28 @@ export class Connection {
   /**
    * The parser rejected the request: answer and close. The answer waits for
    * earlier pipelined responses, so the order on the wire stays right.
-   * @param {number} status
-   * @param {string} code
-   * @param {string} message
+   * @param {string} code  an HP_ERR_* code of the error table
+   * @param {string | number} [detail]  the parser's reason, or a limit
    */
-  onError (status, code, message) {
+  onError (code, detail) {
     this.stopped = true
     this.closing = true
     this.discard = true
-    this.engine.clientError(Object.assign(new Error(message), { code, statusCode: status }), this)
+    const answer = errorAnswer(code, detail ?? '')
+    this.engine.clientError(engineError(code, detail === undefined ? undefined : String(detail)), this)
     const req = this.current
     if (req !== null) {
       // a broken chunked body: the request the application holds fails
       // with the parser's reason, so its answer says what was wrong
       this.current = null
-      this.abortBody(req, status, code, message)
+      this.abortBody(req, code, String(detail))
     }
     if (this.queue.length === 0) {
-      this.send(errorResponse(status, code, message, this.engine.dateLine))
+      this.send(errorResponse(answer, this.engine.dateLine))
       this.closedWrite = true
       this.shutdownSoon()
     } else {
-      this.pendingError = errorResponse(status, code, message, this.engine.dateLine)
+      this.pendingError = errorResponse(answer, this.engine.dateLine)
     }
   }
 
@@ -336,10 +337,10 @@ export class Connection {
    * @param {(err: any, body?: Buffer) => void} done
    */
   readBody (req, limit, done) {
-    if (req.sinkKind !== 0) return done(bodyError(500, 'HP_ERR_BODY_CONSUMED', 'Request body already consumed'))
+    if (req.sinkKind !== 0) return done(engineError('HP_ERR_BODY_CONSUMED'))
     if (req.contentLength > limit || req.buffered > limit) {
       this.abandonBody(req)
-      return done(bodyError(413, 'HP_ERR_BODY_TOO_LARGE', 'Request body is too large'))
+      return done(engineError('HP_ERR_BODY_TOO_LARGE'))
     }
     if (req.complete) {
       const chunks = req.chunks
@@ -347,7 +348,7 @@ export class Connection {
       req.sinkKind = 3
       return done(null, chunks === null ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, req.buffered))
     }
-    if (req.aborted) return done(bodyError(400, 'HP_ERR_REQUEST_ABORTED', 'Request aborted'))
+    if (req.aborted) return done(engineError('HP_ERR_REQUEST_ABORTED'))
     req.sinkKind = 1
     req.limit = limit
     req.done = done
@@ -359,7 +360,7 @@ export class Connection {
   bodyTooLarge (req) {
     const done = req.done
     this.abandonBody(req)
-    if (done !== null) done(bodyError(413, 'HP_ERR_BODY_TOO_LARGE', 'Request body is too large'))
+    if (done !== null) done(engineError('HP_ERR_BODY_TOO_LARGE'))
   }
 
   /**
@@ -395,7 +396,7 @@ export class Connection {
       }
     })
     if (req.sinkKind !== 0) {
-      stream.destroy(bodyError(500, 'HP_ERR_BODY_CONSUMED', 'Request body already consumed'))
+      stream.destroy(engineError('HP_ERR_BODY_CONSUMED'))
       return stream
     }
     const chunks = req.chunks
@@ -405,7 +406,7 @@ export class Connection {
       req.sinkKind = 3
       stream.push(null)
     } else if (req.aborted) {
-      stream.destroy(bodyError(400, 'HP_ERR_REQUEST_ABORTED', 'Request aborted'))
+      stream.destroy(engineError('HP_ERR_REQUEST_ABORTED'))
     } else {
       req.sinkKind = 2
       req.stream = stream
@@ -431,11 +432,10 @@ export class Connection {
   /**
    * Fails the body the application is reading (default: the client left).
    * @param {WireRequest} req
-   * @param {number} [status]
    * @param {string} [code]
-   * @param {string} [message]
+   * @param {string} [detail]
    */
-  abortBody (req, status = 400, code = 'HP_ERR_REQUEST_ABORTED', message = 'Request aborted') {
+  abortBody (req, code = 'HP_ERR_REQUEST_ABORTED', detail) {
     req.aborted = true
     const kind = req.sinkKind
     req.sinkKind = 3
@@ -443,10 +443,10 @@ export class Connection {
       const done = /** @type {(err: any) => void} */ (req.done)
       req.done = null
       req.chunks = null
-      done(bodyError(status, code, message))
+      done(engineError(code, detail))
     } else if (kind === 2) {
       const stream = /** @type {import('node:stream').Readable} */ (req.stream)
-      stream.destroy(bodyError(status, code, message))
+      stream.destroy(engineError(code, detail))
     }
   }
 
@@ -780,26 +780,26 @@ export class Connection {
     const res = q.length === 1 ? q[0] : null
     if (this.phase === P_IDLE || this.phase === P_LINGER) return this.destroy()
     if (q.length === 0 || (res !== null && res.req === this.current && res.state === 0)) {
-      this.engine.clientError(Object.assign(new Error('Request timeout'), { code: 'HP_ERR_REQUEST_TIMEOUT', statusCode: 408 }), this)
+      this.engine.clientError(engineError('HP_ERR_REQUEST_TIMEOUT'), this)
       this.closing = true
       this.stopped = true
       this.discard = true
       if (this.current !== null) {
         const req = this.current
         this.current = null
-        this.abortBody(req, 408, 'HP_ERR_REQUEST_TIMEOUT', 'Request timeout')
+        this.abortBody(req, 'HP_ERR_REQUEST_TIMEOUT')
       }
       if (res !== null) {
         // the application's response can no longer be sent after this one
         this.queue.length = 0
         res.state = 3
       }
-      this.send(errorResponse(408, 'HP_ERR_REQUEST_TIMEOUT', 'Request timeout', this.engine.dateLine))
+      this.send(errorResponse(errorAnswer('HP_ERR_REQUEST_TIMEOUT'), this.engine.dateLine))
       this.closedWrite = true
       this.linger = TIMEOUT_LINGER_MS
       this.shutdown()
       if (res !== null) {
-        res.ended(Object.assign(new Error('Request timeout'), { code: 'HP_ERR_REQUEST_TIMEOUT' }))
+        res.ended(engineError('HP_ERR_REQUEST_TIMEOUT'))
       }
       return
     }
@@ -819,7 +819,7 @@ export class Connection {
     if (this.ended) return this.destroy()
     if (!this.parser.idle && !this.parser.inBody && this.upgradeReq === null && this.queue.length === 0) {
       this.parser.pending = null
-      return this.onError(400, 'HP_ERR_BAD_REQUEST', 'Incomplete request')
+      return this.onError('HP_ERR_BAD_REQUEST', 'Incomplete request')
     }
     if (this.queue.length > 0 || this.current !== null || this.streaming !== null) return this.destroy()
     this.shutdown()
@@ -892,10 +892,12 @@ function lengthMismatch () {
 }
 
 /**
- * @param {number} statusCode
+ * An error as engines report it (../engine.js, readBody): the code, its
+ * status from the table, and the reason as message.
  * @param {string} code
- * @param {string} message
+ * @param {string} [detail]
  */
-function bodyError (statusCode, code, message) {
-  return Object.assign(new Error(message), { statusCode, code })
+function engineError (code, detail) {
+  const entry = ERRORS[code]
+  return Object.assign(new Error(detail ?? entry.message), { statusCode: entry.status, code })
 }

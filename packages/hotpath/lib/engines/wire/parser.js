@@ -72,7 +72,7 @@ for (const m of METHODS.keys()) for (let i = 1; i <= m.length; i++) METHOD_PREFI
  * @property {(req: WireRequest) => void} onRequest
  * @property {(req: WireRequest, chunk: Buffer) => void} onBody
  * @property {(req: WireRequest) => void} onComplete
- * @property {(status: number, code: string, message: string) => void} onError
+ * @property {(code: string, detail?: string | number) => void} onError
  */
 
 export class Parser {
@@ -164,15 +164,17 @@ export class Parser {
   }
 
   /**
-   * @param {number} status
-   * @param {string} code
-   * @param {string} message
+   * Rejects the request: the connection answers with the code's status and
+   * message from the error table (../../errors.js).
+   * @param {string} code  an HP_ERR_* code
+   * @param {string | number} [detail]  the message's %s (the reason, or a
+   *   limit) where it has one, else a finer reason for the log
    * @returns {number}
    */
-  fail (status, code, message) {
+  fail (code, detail) {
     this.state = S_DEAD
     this.pending = null
-    this.sink.onError(status, code, message)
+    this.sink.onError(code, detail)
     return -1
   }
 
@@ -218,7 +220,7 @@ export class Parser {
       if (at !== -1) {
         const end = at + base
         if (end + 4 - off > this.limits.maxHeaderSize) {
-          return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
+          return this.fail('HP_ERR_HEADERS_TOO_LARGE')
         }
         const req = this.parseHead(str, off - base, at + 2)
         if (req === null) return -1
@@ -233,7 +235,7 @@ export class Parser {
     if (end === -1) return this.partialHead(data, off)
     this.scan = 0
     if (end + 4 - off > this.limits.maxHeaderSize) {
-      return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
+      return this.fail('HP_ERR_HEADERS_TOO_LARGE')
     }
     const req = this.parseHead(data.toString('latin1', off, end + 2), 0, end + 2 - off)
     if (req === null) return -1
@@ -255,19 +257,19 @@ export class Parser {
     let from = off + this.scan
     let lf = data.indexOf(10, from)
     while (lf !== -1) {
-      if (lf === off || data[lf - 1] !== 13) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Bare LF in request head')
+      if (lf === off || data[lf - 1] !== 13) return this.fail('HP_ERR_BAD_REQUEST', 'Bare LF in request head')
       lf = data.indexOf(10, lf + 1)
     }
     const lineEnd = data.indexOf(CRLF, off)
     if (lineEnd === -1) {
-      if (n > limits.maxUrlLength + 32) return this.fail(414, 'HP_ERR_URL_TOO_LONG', 'Request-target too long')
+      if (n > limits.maxUrlLength + 32) return this.fail('HP_ERR_URL_TOO_LONG', limits.maxUrlLength)
       // the method is known as soon as its space arrives
       const sp = data.indexOf(32, off)
       if (sp === -1 ? (n > 16 || !METHOD_PREFIXES.has(data.toString('latin1', off, len))) : !METHODS.has(data.toString('latin1', off, sp))) {
-        return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid method')
+        return this.fail('HP_ERR_BAD_REQUEST', 'Invalid method')
       }
     }
-    if (n > limits.maxHeaderSize) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Request header fields too large')
+    if (n > limits.maxHeaderSize) return this.fail('HP_ERR_HEADERS_TOO_LARGE')
     this.scan = n
     this.sink.onHeadStart()
     return this.keep(data, off)
@@ -292,7 +294,7 @@ export class Parser {
     const sp2 = str.indexOf(' ', sp1 + 1)
     if (sp2 === -1 || sp2 > lineEnd || sp2 === sp1 + 1) return this.bad('Invalid request line')
     if (sp2 - sp1 - 1 > this.limits.maxUrlLength) {
-      this.fail(414, 'HP_ERR_URL_TOO_LONG', 'Request-target too long')
+      this.fail('HP_ERR_URL_TOO_LONG', this.limits.maxUrlLength)
       return null
     }
     for (let i = sp1 + 1; i < sp2; i++) {
@@ -319,7 +321,7 @@ export class Parser {
     }
     if (minor === -1) {
       if (/^HTTP\/[0-9]\.[0-9]$/.test(str.slice(sp2 + 1, lineEnd))) {
-        this.fail(505, 'HP_ERR_HTTP_VERSION', 'HTTP version not supported')
+        this.fail('HP_ERR_HTTP_VERSION')
         return null
       }
       return this.bad('Invalid HTTP version')
@@ -367,7 +369,7 @@ export class Parser {
         }
       }
       if (++count > maxCount) {
-        this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Too many header fields')
+        this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Too many header fields')
         return null
       }
       const name = str.slice(pos, colon)
@@ -448,7 +450,7 @@ export class Parser {
     if (expect !== null && minor === 1) req.expectContinue = expect.toLowerCase() === '100-continue'
     if (expect !== null && minor === 1 && !req.expectContinue) {
       // RFC 9110 §10.1.1: an expectation we cannot meet gets 417
-      this.fail(417, 'HP_ERR_EXPECTATION_FAILED', 'Unsupported expectation')
+      this.fail('HP_ERR_EXPECTATION_FAILED')
       return null
     }
     return req
@@ -459,7 +461,7 @@ export class Parser {
    * @returns {null}
    */
   bad (message) {
-    this.fail(400, 'HP_ERR_BAD_REQUEST', message)
+    this.fail('HP_ERR_BAD_REQUEST', message)
     return null
   }
 
@@ -519,12 +521,12 @@ export class Parser {
     const eol = data.indexOf(CRLF, off)
     const max = this.limits.maxChunkLineLength
     if (eol === -1) {
-      if (data.length - off > max) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Chunk extension too long')
+      if (data.length - off > max) return this.fail('HP_ERR_BAD_REQUEST', 'Chunk extension too long')
       const lf = data.indexOf(10, off)
-      if (lf !== -1) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Bare LF in chunk size line')
+      if (lf !== -1) return this.fail('HP_ERR_BAD_REQUEST', 'Bare LF in chunk size line')
       return this.keep(data, off)
     }
-    if (eol - off > max) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Chunk extension too long')
+    if (eol - off > max) return this.fail('HP_ERR_BAD_REQUEST', 'Chunk extension too long')
     let size = 0
     let i = off
     for (; i < eol; i++) {
@@ -532,10 +534,10 @@ export class Parser {
       if (h === -1) break
       size = size * 16 + h
     }
-    if (i === off) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid chunk size')
-    if (i - off > 12) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Chunk size too large')
+    if (i === off) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid chunk size')
+    if (i - off > 12) return this.fail('HP_ERR_BAD_REQUEST', 'Chunk size too large')
     if (i < eol && !validChunkExt(data.toString('latin1', i, eol))) {
-      return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid chunk extension')
+      return this.fail('HP_ERR_BAD_REQUEST', 'Invalid chunk extension')
     }
     if (size === 0) {
       this.state = S_TRAILERS
@@ -571,9 +573,9 @@ export class Parser {
    * @param {number} off
    */
   chunkEnd (data, off) {
-    if (data[off] !== 13) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
+    if (data[off] !== 13) return this.fail('HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
     if (off + 1 === data.length) return this.keep(data, off)
-    if (data[off + 1] !== 10) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
+    if (data[off + 1] !== 10) return this.fail('HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
     this.state = S_CHUNK_SIZE
     return off + 2
   }
@@ -587,33 +589,33 @@ export class Parser {
     const req = /** @type {WireRequest} */ (this.req)
     const eol = data.indexOf(CRLF, off)
     if (eol === -1) {
-      if (data.indexOf(10, off) !== -1) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Bare LF in trailer')
+      if (data.indexOf(10, off) !== -1) return this.fail('HP_ERR_BAD_REQUEST', 'Bare LF in trailer')
       if (this.trailerBytes + data.length - off > this.limits.maxHeaderSize) {
-        return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
+        return this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
       }
       return this.keep(data, off)
     }
     this.trailerBytes += eol + 2 - off
-    if (this.trailerBytes > this.limits.maxHeaderSize) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
+    if (this.trailerBytes > this.limits.maxHeaderSize) return this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
     if (eol === off) {
       this.finish(req)
       return eol + 2
     }
     const line = data.toString('latin1', off, eol)
     const colon = line.indexOf(':')
-    if (colon <= 0) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid trailer field')
+    if (colon <= 0) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid trailer field')
     for (let i = 0; i < colon; i++) {
-      if (TOKEN[line.charCodeAt(i)] === 0) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid trailer field name')
+      if (TOKEN[line.charCodeAt(i)] === 0) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid trailer field name')
     }
     for (let i = colon + 1; i < line.length; i++) {
-      if (VALUE[line.charCodeAt(i)] === 0) return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Invalid trailer field value')
+      if (VALUE[line.charCodeAt(i)] === 0) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid trailer field value')
     }
     const lname = line.slice(0, colon).toLowerCase()
     // a trailer may not change framing or routing (RFC 9110 §6.5.1)
     if (lname === 'content-length' || lname === 'transfer-encoding' || lname === 'host') {
-      return this.fail(400, 'HP_ERR_BAD_REQUEST', 'Forbidden trailer field')
+      return this.fail('HP_ERR_BAD_REQUEST', 'Forbidden trailer field')
     }
-    if (++req.trailerCount > this.limits.maxHeaderCount) return this.fail(431, 'HP_ERR_HEADERS_TOO_LARGE', 'Too many trailer fields')
+    if (++req.trailerCount > this.limits.maxHeaderCount) return this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Too many trailer fields')
     const prev = req.trailers[lname]
     const value = trimOws(line.slice(colon + 1))
     req.trailers[lname] = prev === undefined ? value : prev + ', ' + value

@@ -143,17 +143,15 @@ export function statusHasNoBody (status) {
 
 /**
  * A complete error response written by the engine itself (parse errors,
- * timeouts), always with Connection: close. The body says what was wrong.
- * @param {number} status
- * @param {string} code
- * @param {string} message
+ * timeouts), always with Connection: close. The status and body come from
+ * the error table (../../reply/error-body.js).
+ * @param {{ status: number, body: string }} answer
  * @param {string} dateLine
  */
-export function errorResponse (status, code, message, dateLine) {
-  const body = JSON.stringify({ statusCode: status, code, error: STATUS_CODES[status] ?? 'Error', message })
-  return statusLine(status) +
+export function errorResponse (answer, dateLine) {
+  return statusLine(answer.status) +
     'content-type: application/json; charset=utf-8\r\n' +
-    'content-length: ' + Buffer.byteLength(body) + '\r\n' +
+    'content-length: ' + Buffer.byteLength(answer.body) + '\r\n' +
     dateLine +
-    'Connection: close\r\n\r\n' + body
+    'Connection: close\r\n\r\n' + answer.body
 }
