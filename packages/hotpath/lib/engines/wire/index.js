@@ -5,7 +5,9 @@
 // docs/engines.md for its limits and defaults.
 
 import net from 'node:net'
-import { Connection, P_HEAD, P_BODY, P_IDLE, P_LINGER } from './connection.js'
+import { Connection } from './connection.js'
+import { P_HEAD, P_IDLE } from './states.js'
+import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
 
@@ -205,35 +207,6 @@ function onEnd () {
   // the client finished sending; what it sent is answered, then we close
   const conn = /** @type {Connection} */ (/** @type {any} */ (this)[kConn])
   conn.onEnd()
-}
-
-/**
- * The one shared timer: refreshes the Date header and enforces every
- * connection's timeout, so no timer is armed per request.
- * @param {WireEngine} engine
- */
-function tick (engine) {
-  const now = Date.now()
-  engine.clock = now
-  engine.refreshDate(now)
-  const { headersTimeout, requestTimeout, keepAliveTimeout } = engine.limits
-  for (const conn of engine.connections) {
-    const age = now - conn.since
-    switch (conn.phase) {
-      case P_HEAD:
-        if ((headersTimeout > 0 && age > headersTimeout) || (requestTimeout > 0 && age > requestTimeout)) conn.timeout()
-        break
-      case P_BODY:
-        if (requestTimeout > 0 && age > requestTimeout) conn.timeout()
-        break
-      case P_IDLE:
-        if (age > keepAliveTimeout || (engine.closing && age >= CLOSE_IDLE_MS)) conn.timeout()
-        break
-      case P_LINGER:
-        if (age > conn.linger) conn.timeout()
-        break
-    }
-  }
 }
 
 /**

@@ -4,6 +4,7 @@
 // members hand over to the connection, which owns the reading.
 
 import { headersFromRaw } from './headers.js'
+import { readBody, bodyStream } from './request-body.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 
@@ -87,7 +88,7 @@ export class WireRequest {
    * @param {number} limit
    * @param {(err: any, body?: Buffer) => void} done
    */
-  readBody (limit, done) { this.conn.readBody(this, limit, done) }
+  readBody (limit, done) { readBody(this.conn, this, limit, done) }
 
-  bodyStream () { return this.conn.bodyStream(this) }
+  bodyStream () { return bodyStream(this.conn, this) }
 }

@@ -1,7 +1,8 @@
 // The wire engine's ResponseHandle (../engine.js): the record of one
 // response on its connection, in request order, with the members the core
-// answers through. The connection (./connection.js) does the writing.
+// answers through. ./respond.js does the writing.
 import { CompatRequest, CompatResponse } from '../compat.js'
+import { write, writeStream } from './respond.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./request.js').WireRequest} WireRequest */
@@ -52,7 +53,7 @@ export class WireResponse {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {string | Buffer | null} body
    */
-  respond (statusCode, headers, body) { this.conn.write(this, statusCode, headers, body) }
+  respond (statusCode, headers, body) { write(this.conn, this, statusCode, headers, body) }
 
   /**
    * @param {number} statusCode
@@ -60,7 +61,7 @@ export class WireResponse {
    * @param {import('node:stream').Readable} source
    * @param {(err: Error | null) => void} done
    */
-  respondStream (statusCode, headers, source, done) { this.conn.writeStream(this, statusCode, headers, source, done) }
+  respondStream (statusCode, headers, source, done) { writeStream(this.conn, this, statusCode, headers, source, done) }
 
   /**
    * @template T

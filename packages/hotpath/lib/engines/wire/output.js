@@ -1,0 +1,81 @@
+// Bytes out: every write of a connection goes through send(). Writes made
+// while a read is being processed are collected and go out in one socket
+// write at the end of that read, so N pipelined requests that came in one
+// packet get their N responses in one packet (docs/architecture.md, "One
+// write per response"). A socket that does not take more pauses reading.
+import { PAUSE_WRITE } from './states.js'
+
+/** @typedef {import('./connection.js').Connection} Connection */
+
+/** RFC 9110 §10.1.1: the interim answer to Expect: 100-continue. */
+export const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n'
+
+// Past this many bytes collected during one read, the batch goes out at once.
+const OUT_BATCH = 64 * 1024
+
+/**
+ * Ends a read: collected writes go out, then a pending half-close.
+ * @param {Connection} conn
+ */
+export function flush (conn) {
+  if (conn.out.length > 0) drainOut(conn)
+  conn.batching = false
+  if (conn.endAfterFlush) conn.shutdown()
+}
+
+/**
+ * Writes what was collected so far in one socket write (or one writev).
+ * @param {Connection} conn
+ */
+export function drainOut (conn) {
+  const out = conn.out
+  conn.outBytes = 0
+  if (conn.detached) {
+    out.length = 0
+    return
+  }
+  const socket = conn.socket
+  let ok = true
+  if (out.length === 1) {
+    // pop, not length = 0: setting an array's length is a runtime call
+    ok = socket.write(/** @type {string | Buffer} */ (out.pop()))
+  } else if (out.length > 1) {
+    let strings = true
+    for (let i = 0; i < out.length; i++) if (typeof out[i] !== 'string') { strings = false; break }
+    if (strings) {
+      const data = out.join('')
+      out.length = 0
+      ok = socket.write(data)
+    } else {
+      const list = out.splice(0, out.length)
+      socket.cork()
+      for (let i = 0; i < list.length; i++) ok = socket.write(list[i])
+      socket.uncork()
+    }
+  }
+  if (!ok) blocked(conn)
+}
+
+/**
+ * @param {Connection} conn
+ * @param {string | Buffer} data
+ */
+export function send (conn, data) {
+  if (conn.closedWrite) return
+  if (conn.batching) {
+    conn.out.push(data)
+    // one read of small pipelined requests can ask for huge responses:
+    // past 64 KiB the batch goes out now, so the socket's backpressure
+    // (a client that does not read) stops the parsing of this very read
+    conn.outBytes += data.length
+    if (conn.outBytes >= OUT_BATCH) drainOut(conn)
+  } else if (!conn.detached) {
+    if (!conn.socket.write(data)) blocked(conn)
+  }
+}
+
+/** @param {Connection} conn */
+export function blocked (conn) {
+  conn.writeBlocked = true
+  conn.pause(PAUSE_WRITE)
+}

@@ -1,0 +1,209 @@
+// Writing responses on a wire connection: a complete response as one head
+// string (RFC 9112 §4, RFC 9110 §6.6) joined with its body, so a small
+// response is one socket write; a stream with Content-Length or chunked
+// transfer coding (RFC 9112 §7.1; HTTP/1.0 has none, so its end is the
+// connection's end, §6.3), with backpressure; no body for HEAD, 1xx, 204 and
+// 304 (RFC 9110 §6.4.1, §9.3.2). Responses go out in request order through
+// ./response-queue.js.
+import { errorAnswer } from '../../reply/error-body.js'
+import { headerLines, headInfo, statusLine, statusHasNoBody } from './writer.js'
+import { send } from './output.js'
+import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
+
+/** @typedef {import('./connection.js').Connection} Connection */
+/** @typedef {import('./response.js').WireResponse} WireResponse */
+
+/**
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {number} status
+ * @param {Record<string, string | number | string[]>} headers
+ * @param {string | Buffer | null} body
+ */
+export function write (conn, res, status, headers, body) {
+  if (res.state !== 0 || conn.detached || conn.closedWrite) return
+  const req = res.req
+  prepareClose(conn, res)
+  let head = statusLine(status) + headerLines(headers, res.extraHeaders)
+  if (headInfo.close) res.closeAfter = true
+  const noBody = statusHasNoBody(status)
+  let length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  if (req.method === 'HEAD' && headInfo.length >= 0 && body === null) length = headInfo.length
+  if (!noBody) head += 'content-length: ' + length + '\r\n'
+  else if (status === 304 && headInfo.length >= 0) head += 'content-length: ' + headInfo.length + '\r\n'
+  head += conn.engine.dateLine + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+  /** @type {string | Buffer} */
+  let data = head
+  /** @type {Buffer | null} */
+  let data2 = null
+  if (!headInfo.ascii) data = Buffer.from(head, 'latin1')
+  if (body !== null && !noBody && req.method !== 'HEAD' && length > 0) {
+    if (typeof body === 'string' && typeof data === 'string') data = head + body
+    else data2 = typeof body === 'string' ? Buffer.from(body) : body
+  }
+  emitComplete(conn, res, data, data2)
+}
+
+/**
+ * An answer of the engine's own, from the error table.
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {string} code
+ * @param {boolean} close  the connection ends after it
+ */
+export function writeError (conn, res, code, close) {
+  const answer = errorAnswer(code)
+  /** @type {Record<string, string>} */
+  const headers = { 'content-type': 'application/json; charset=utf-8' }
+  if (close) headers.connection = 'close'
+  write(conn, res, answer.status, headers, answer.body)
+}
+
+/**
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {number} status
+ * @param {Record<string, string | number | string[]>} headers
+ * @param {import('node:stream').Readable} stream
+ * @param {(err: Error | null) => void} done
+ */
+export function writeStream (conn, res, status, headers, stream, done) {
+  if (res.state !== 0 || conn.detached || conn.closedWrite) {
+    stream.destroy()
+    return done(new Error('Response already sent'))
+  }
+  prepareClose(conn, res)
+  let head = statusLine(status) + headerLines(headers, res.extraHeaders)
+  if (headInfo.close) res.closeAfter = true
+  const req = res.req
+  if (statusHasNoBody(status) || req.method === 'HEAD') {
+    stream.destroy()
+    if (headInfo.length >= 0 && status !== 204) head += 'content-length: ' + headInfo.length + '\r\n'
+    head += conn.engine.dateLine + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+    emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
+    return done(null)
+  }
+  if (headInfo.length >= 0) {
+    head += 'content-length: ' + headInfo.length + '\r\n'
+    res.streamLeft = headInfo.length
+  } else if (req.httpVersion === '1.1') {
+    head += 'transfer-encoding: chunked\r\n'
+    res.streamChunked = true
+  } else {
+    // HTTP/1.0 has no chunked coding: the end of the body is the end of the connection
+    res.closeAfter = true
+  }
+  head += conn.engine.dateLine + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+  res.streamHead = head
+  res.streamAscii = headInfo.ascii
+  res.stream = stream
+  res.streamDone = done
+  res.state = 2
+  if (conn.queue[0] === res && conn.streaming === null) startStream(conn, res)
+}
+
+/**
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ */
+export function startStream (conn, res) {
+  conn.streaming = res
+  const stream = /** @type {import('node:stream').Readable} */ (res.stream)
+  /** @param {string | Buffer} chunk */
+  const onData = (chunk) => {
+    if (conn.detached) return
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    if (buf.length === 0) return
+    if (res.streamLeft >= 0) {
+      // more than the declared length: those bytes would be read as the
+      // start of the next response (RFC 9112 §6.3)
+      if (buf.length > res.streamLeft) {
+        onError(lengthMismatch())
+        stream.destroy()
+        return
+      }
+      res.streamLeft -= buf.length
+    }
+    sendHead(conn, res)
+    if (res.streamChunked) {
+      send(conn, buf.length.toString(16) + '\r\n')
+      send(conn, buf)
+      send(conn, '\r\n')
+    } else {
+      send(conn, buf)
+    }
+    if (conn.writeBlocked) stream.pause()
+  }
+  const onEnd = () => {
+    if (res.streamLeft > 0) return onError(lengthMismatch())
+    cleanup()
+    sendHead(conn, res)
+    if (res.streamChunked) send(conn, '0\r\n\r\n')
+    endStream(conn, res, null)
+  }
+  /** @param {Error} err */
+  const onError = (err) => {
+    cleanup()
+    if (!res.headersSent) {
+      // nothing written yet: the application can still send an error response
+      res.state = 0
+      res.stream = null
+      conn.streaming = null
+      const done = res.streamDone
+      res.streamDone = null
+      if (done !== null) done(err)
+      return
+    }
+    endStream(conn, res, err)
+    conn.endAfterWrites()
+  }
+  const onClose = () => {
+    // a stream destroyed without 'end' or 'error'
+    if (conn.streaming === res && !stream.readableEnded) onError(new Error('Stream closed before it ended'))
+  }
+  const cleanup = () => {
+    stream.removeListener('data', onData)
+    stream.removeListener('end', onEnd)
+    stream.removeListener('error', onError)
+    stream.removeListener('close', onClose)
+  }
+  stream.on('data', onData)
+  stream.on('end', onEnd)
+  stream.on('error', onError)
+  stream.on('close', onClose)
+}
+
+/**
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ */
+export function sendHead (conn, res) {
+  if (res.headersSent) return
+  res.headersSent = true
+  send(conn, res.streamAscii ? res.streamHead : Buffer.from(res.streamHead, 'latin1'))
+  res.streamHead = ''
+}
+
+/**
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {Error | null} err
+ */
+export function endStream (conn, res, err) {
+  conn.streaming = null
+  res.stream = null
+  const done = res.streamDone
+  res.streamDone = null
+  // a failure is reported to the writer first, so that it is logged as
+  // the server's failure before finishing reports the response as cut off
+  if (err !== null && done !== null) done(err)
+  finished(conn, res, err)
+  if (err === null) {
+    if (done !== null) done(null)
+    advance(conn)
+  }
+}
+
+function lengthMismatch () {
+  return Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' })
+}

@@ -1,0 +1,99 @@
+// Timeouts of the wire engine: one shared timer for every connection (no
+// timer armed per request), and what each phase of a connection allows:
+// headersTimeout for a head, requestTimeout for a body being read (408,
+// RFC 9110 §15.5.9), keepAliveTimeout while idle, a short linger after we
+// half-closed. The application's own time is not watched here: the core's
+// request timeout bounds it.
+import { errorAnswer } from '../../reply/error-body.js'
+import { P_HEAD, P_BODY, P_BUSY, P_IDLE, P_LINGER } from './states.js'
+import { send } from './output.js'
+import { abortBody, engineError } from './request-body.js'
+import { errorResponse } from './writer.js'
+import { TIMEOUT_LINGER_MS, CLOSE_IDLE_MS } from './limits.js'
+
+/** @typedef {import('./connection.js').Connection} Connection */
+
+/**
+ * The one shared timer: refreshes the Date header and enforces every
+ * connection's timeout.
+ * @param {import('./index.js').WireEngine} engine
+ */
+export function tick (engine) {
+  const now = Date.now()
+  engine.clock = now
+  engine.refreshDate(now)
+  const { headersTimeout, requestTimeout, keepAliveTimeout } = engine.limits
+  for (const conn of engine.connections) {
+    const age = now - conn.since
+    switch (conn.phase) {
+      case P_HEAD:
+        if ((headersTimeout > 0 && age > headersTimeout) || (requestTimeout > 0 && age > requestTimeout)) timeout(conn)
+        break
+      case P_BODY:
+        if (requestTimeout > 0 && age > requestTimeout) timeout(conn)
+        break
+      case P_IDLE:
+        if (age > keepAliveTimeout || (engine.closing && age >= CLOSE_IDLE_MS)) timeout(conn)
+        break
+      case P_LINGER:
+        if (age > conn.linger) timeout(conn)
+        break
+    }
+  }
+}
+
+/**
+ * The phase the timer checks, after a read or a response.
+ * @param {Connection} conn
+ */
+export function updatePhase (conn) {
+  if (conn.detached || conn.ended) return
+  // waiting for the body: only while it is read; a body paused because
+  // nobody reads it (or the client does not read our answers) is the
+  // application's time, bounded by the core's request timeout
+  if (conn.parser.inBody && conn.paused === 0) {
+    if (conn.phase !== P_BODY) { conn.phase = P_BODY; conn.since = conn.reqStart }
+  } else if (conn.stopped || conn.queue.length > 0) {
+    conn.phase = P_BUSY
+  } else if (conn.headStarted) {
+    conn.phase = P_HEAD
+  } else if (conn.phase !== P_IDLE) {
+    conn.phase = P_IDLE
+    conn.since = conn.engine.clock
+  }
+}
+
+/**
+ * Timeout fired in `phase` (called by the shared timer).
+ * @param {Connection} conn
+ */
+export function timeout (conn) {
+  const q = conn.queue
+  const res = q.length === 1 ? q[0] : null
+  if (conn.phase === P_IDLE || conn.phase === P_LINGER) return conn.destroy()
+  if (q.length === 0 || (res !== null && res.req === conn.current && res.state === 0)) {
+    conn.engine.clientError(engineError('HP_ERR_REQUEST_TIMEOUT'), conn)
+    conn.closing = true
+    conn.stopped = true
+    conn.discard = true
+    if (conn.current !== null) {
+      const req = conn.current
+      conn.current = null
+      abortBody(conn, req, 'HP_ERR_REQUEST_TIMEOUT')
+    }
+    if (res !== null) {
+      // the application's response can no longer be sent after this one
+      conn.queue.length = 0
+      res.state = 3
+    }
+    send(conn, errorResponse(errorAnswer('HP_ERR_REQUEST_TIMEOUT'), conn.engine.dateLine))
+    conn.closedWrite = true
+    conn.linger = TIMEOUT_LINGER_MS
+    conn.shutdown()
+    if (res !== null) {
+      res.ended(engineError('HP_ERR_REQUEST_TIMEOUT'))
+    }
+    return
+  }
+  conn.destroy()
+}
