@@ -1,0 +1,336 @@
+// The engine contract (lib/engines/engine.js, docs/architecture.md): every
+// engine, driven directly through the interface the core uses, with no app
+// in between. node and wire are read over a raw socket, byte for byte;
+// inject through its own client. A case that needs a socket (a client that
+// stops reading, leaves, or sends half a head) runs on the socket engines.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { once } from 'node:events'
+import { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { createEngine } from '../../lib/engines/index.js'
+import { InjectEngine } from '../../lib/engines/inject/index.js'
+import { exchange, responses } from '../wire/util.js'
+
+/** @type {import('../../lib/engines/engine.js').EngineOptions} */
+const OPTIONS = { headersTimeout: 500, requestTimeout: 1000, keepAliveTimeout: 5000, maxHeaderSize: 16 * 1024, closeGraceTimeout: 2000 }
+
+const H = 'Host: x\r\n'
+
+/**
+ * What the test handler saw, by case, read after each response.
+ * @type {Map<string, any[]>}
+ */
+const seen = new Map()
+/** @param {string} key @param {any} value */
+function note (key, value) {
+  const list = seen.get(key) ?? []
+  list.push(value)
+  seen.set(key, list)
+}
+
+/** @param {() => boolean} cond */
+async function waitFor (cond, ms = 3000) {
+  for (let waited = 0; !cond() && waited < ms; waited += 10) await sleep(10)
+  return cond()
+}
+
+/**
+ * The handler every engine gets: one behaviour per path, each using only
+ * the RawRequest and ResponseHandle members.
+ * @param {any} raw
+ * @param {any} res
+ */
+function handler (raw, res) {
+  const path = raw.url.split('?')[0]
+  switch (path) {
+    case '/text':
+      note('fields', { method: raw.method, url: raw.url, version: raw.httpVersion, host: raw.headers.host, x: raw.headers['x-mixed-case'], address: typeof raw.socket.remoteAddress, hasBody: raw.hasBody })
+      return res.respond(200, { 'content-type': 'text/plain' }, 'hello')
+    case '/204':
+      return res.respond(204, { 'x-kind': 'empty' }, null)
+    case '/304':
+      return res.respond(304, { etag: '"v1"' }, null)
+    case '/echo':
+      return raw.readBody(16, (/** @type {any} */ err, /** @type {Buffer} */ body) => {
+        if (err) return res.respond(err.statusCode, { 'content-type': 'text/plain', connection: 'close' }, err.code)
+        res.respond(200, { 'content-type': 'text/plain' }, 'got ' + body.toString())
+      })
+    case '/body-stream': {
+      /** @type {Buffer[]} */
+      const chunks = []
+      const stream = raw.bodyStream()
+      stream.on('data', (/** @type {Buffer} */ c) => chunks.push(c))
+      stream.on('end', () => res.respond(200, {}, Buffer.concat(chunks)))
+      return
+    }
+    case '/stream':
+      return res.respondStream(200, { 'content-type': 'text/plain' }, Readable.from(['ab', 'cd', 'ef']), (/** @type {any} */ err) => note('stream', err))
+    case '/stream-length':
+      return res.respondStream(200, { 'content-length': 6 }, Readable.from(['ab', 'cd', 'ef']), (/** @type {any} */ err) => note('stream-length', err))
+    case '/stream-fails-first': {
+      const failing = new Readable({ read () { this.destroy(new Error('no data')) } })
+      return res.respondStream(200, {}, failing, (/** @type {any} */ err) => {
+        note('early', { message: err?.message, headersSent: res.headersSent })
+        if (!res.headersSent) res.respond(500, { 'content-type': 'text/plain' }, 'answered instead')
+      })
+    }
+    case '/bad-header':
+      try {
+        res.respond(200, { 'x-split': 'a\r\nb' }, 'never')
+      } catch (err) {
+        note('refused', { code: /** @type {any} */ (err).code, headersSent: res.headersSent })
+        res.respond(500, { 'content-type': 'text/plain' }, 'refused')
+      }
+      return
+    case '/on-end': {
+      const arg = { id: raw.headers['x-id'] }
+      res.onEnd((/** @type {any} */ got, /** @type {any} */ err) => note('end', { same: got === arg, err: err === null ? null : 'error' }), arg)
+      return res.respond(200, {}, 'ended')
+    }
+    case '/never':
+      // answered only by the client leaving (or close()'s grace timer)
+      res.onEnd((/** @type {any} */ _arg, /** @type {any} */ err) => note('never', err === null ? null : 'error'), null)
+      return
+    case '/slow':
+      setTimeout(() => res.respond(200, {}, 'slow done'), 300)
+      return
+    case '/big-stream': {
+      let produced = 0
+      const source = new Readable({
+        read () {
+          produced += 64 * 1024
+          note('produced', produced)
+          this.push(produced > 64 * 1024 * 1024 ? null : Buffer.alloc(64 * 1024, 97))
+        }
+      })
+      return res.respondStream(200, {}, source, (/** @type {any} */ err) => note('big', err === null ? null : 'error'))
+    }
+    default:
+      res.respond(404, {}, 'none')
+  }
+}
+
+/**
+ * An engine behind one client, the same shape for all three.
+ * @param {'node' | 'wire' | 'inject'} name
+ */
+async function start (name) {
+  if (name === 'inject') {
+    const engine = new InjectEngine()
+    engine.setHandler(handler)
+    return {
+      engine,
+      port: 0,
+      /** @param {{ method?: string, url: string, headers?: Record<string, string>, payload?: string }} opts */
+      async request (opts) {
+        const r = await engine.request(opts)
+        return { status: r.statusCode, headers: r.headers, body: r.body }
+      }
+    }
+  }
+  const engine = createEngine(name, OPTIONS)
+  engine.setHandler(handler)
+  const { port } = await engine.listen({ port: 0, host: '127.0.0.1' })
+  return {
+    engine,
+    port,
+    /** @param {{ method?: string, url: string, headers?: Record<string, string>, payload?: string }} opts */
+    async request (opts) {
+      const body = opts.payload ?? ''
+      const lines = Object.entries(opts.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+      const length = opts.payload === undefined ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`
+      const { text } = await exchange(port, `${opts.method ?? 'GET'} ${opts.url} HTTP/1.1\r\n${H}${lines}${length}Connection: close\r\n\r\n${body}`)
+      const r = responses(text)[0]
+      /** @type {Record<string, string>} */
+      const headers = {}
+      for (const line of r.head.split('\r\n').slice(1)) {
+        const colon = line.indexOf(':')
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
+      }
+      return { status: r.status, headers, body: r.body, head: r.head }
+    }
+  }
+}
+
+for (const name of /** @type {const} */ (['node', 'wire', 'inject'])) {
+  describe(`engine contract [${name}]`, () => {
+    /** @type {Awaited<ReturnType<typeof start>>} */
+    let s
+    before(async () => { s = await start(name) })
+    after(() => s.engine.close())
+    const onSocket = name !== 'inject'
+
+    test('respond(): status, headers, body and a Content-Length; the request fields', async () => {
+      seen.delete('fields')
+      const r = await s.request({ url: '/text?q=1', headers: { 'X-Mixed-Case': 'yes' } })
+      assert.equal(r.status, 200)
+      assert.equal(r.body, 'hello')
+      assert.equal(r.headers['content-type'], 'text/plain')
+      assert.equal(r.headers['content-length'], '5')
+      assert.deepEqual(seen.get('fields'), [{ method: 'GET', url: '/text?q=1', version: '1.1', host: name === 'inject' ? 'localhost:80' : 'x', x: 'yes', address: 'string', hasBody: false }])
+      if (onSocket) assert.match(/** @type {any} */ (r).head, /\r\ndate: /i)
+    })
+
+    test('HEAD: the head of the GET answer, with its length, and no body', async () => {
+      if (!onSocket) {
+        const r = await s.request({ method: 'HEAD', url: '/text' })
+        assert.equal(r.status, 200)
+        assert.equal(r.body, '')
+        return
+      }
+      // a GET after the HEAD on the same connection: its status line must
+      // follow the HEAD's blank line at once, with no body between
+      const { text } = await exchange(s.port, `HEAD /text HTTP/1.1\r\n${H}\r\nGET /text HTTP/1.1\r\n${H}Connection: close\r\n\r\n`)
+      const m = /^(HTTP\/1\.1 200 [^]*?\r\n\r\n)(HTTP\/1\.1 200 [^]*?\r\n\r\n)hello$/.exec(text)
+      assert.ok(m, text)
+      assert.match(m[1], /\r\ncontent-length: 5\r\n/i)
+    })
+
+    test('204 and 304 have no body; 204 no Content-Length', async () => {
+      const r204 = await s.request({ url: '/204' })
+      assert.equal(r204.status, 204)
+      assert.equal(r204.body, '')
+      assert.equal(r204.headers['x-kind'], 'empty')
+      assert.equal(r204.headers['content-length'], undefined)
+      const r304 = await s.request({ url: '/304' })
+      assert.equal(r304.status, 304)
+      assert.equal(r304.body, '')
+      assert.equal(r304.headers.etag, '"v1"')
+      if (onSocket) {
+        const { text } = await exchange(s.port, `GET /204 HTTP/1.1\r\n${H}\r\nGET /text HTTP/1.1\r\n${H}Connection: close\r\n\r\n`)
+        assert.match(text, /^HTTP\/1\.1 204 [^]*?\r\n\r\nHTTP\/1\.1 200 [^]*?\r\n\r\nhello$/)
+      }
+    })
+
+    test('readBody(): the body within the limit; past it, a 413 error with the code of the table', async () => {
+      const ok = await s.request({ method: 'POST', url: '/echo', payload: 'small' })
+      assert.equal(ok.body, 'got small')
+      const big = await s.request({ method: 'POST', url: '/echo', payload: 'x'.repeat(100) })
+      assert.equal(big.status, 413)
+      assert.equal(big.body, 'HP_ERR_BODY_TOO_LARGE')
+    })
+
+    test('bodyStream(): the body as a Readable', async () => {
+      const r = await s.request({ method: 'POST', url: '/body-stream', payload: 'streamed body' })
+      assert.equal(r.body, 'streamed body')
+    })
+
+    test('respondStream(): chunked without a length, framed by Content-Length with one; done(null)', async () => {
+      seen.delete('stream')
+      seen.delete('stream-length')
+      const r = await s.request({ url: '/stream' })
+      assert.equal(r.body, 'abcdef')
+      if (onSocket) assert.equal(r.headers['transfer-encoding'], 'chunked')
+      const l = await s.request({ url: '/stream-length' })
+      assert.equal(l.body, 'abcdef')
+      assert.equal(l.headers['content-length'], '6')
+      assert.equal(l.headers['transfer-encoding'], undefined)
+      assert.deepEqual(seen.get('stream'), [null])
+      assert.deepEqual(seen.get('stream-length'), [null])
+    })
+
+    test('respondStream(): a stream that fails before its first byte leaves the head unsent, so another answer can go', async () => {
+      seen.delete('early')
+      const r = await s.request({ url: '/stream-fails-first' })
+      assert.equal(r.status, 500)
+      assert.equal(r.body, 'answered instead')
+      assert.deepEqual(seen.get('early'), [{ message: 'no data', headersSent: false }])
+    })
+
+    test('respond() refuses a header with CR/LF: it throws, nothing is written, another answer can go', async () => {
+      seen.delete('refused')
+      const r = await s.request({ url: '/bad-header' })
+      assert.equal(r.status, 500)
+      assert.equal(r.body, 'refused')
+      assert.deepEqual(seen.get('refused'), [{ code: 'ERR_INVALID_CHAR', headersSent: false }])
+    })
+
+    test('onEnd(): told once, with the argument it was given, after the response', async () => {
+      seen.delete('end')
+      await s.request({ url: '/on-end', headers: { 'x-id': '1' } })
+      assert.ok(await waitFor(() => seen.get('end')?.length === 1))
+      await sleep(20)
+      assert.deepEqual(seen.get('end'), [{ same: true, err: null }])
+    })
+
+    if (!onSocket) return
+
+    test('a client that leaves before the answer: onEnd reports an error, once', async () => {
+      seen.delete('never')
+      const socket = net.connect(s.port, '127.0.0.1')
+      socket.on('error', () => {})
+      await once(socket, 'connect')
+      socket.write(`GET /never HTTP/1.1\r\n${H}\r\n`)
+      await sleep(100)
+      socket.destroy()
+      assert.ok(await waitFor(() => seen.get('never')?.length === 1))
+      await sleep(50)
+      assert.deepEqual(seen.get('never'), ['error'])
+    })
+
+    test('a client that does not read a large stream: the source stops being read (backpressure)', async () => {
+      seen.delete('produced')
+      seen.delete('big')
+      const socket = net.connect(s.port, '127.0.0.1')
+      socket.on('error', () => {})
+      await once(socket, 'connect')
+      socket.pause()
+      socket.write(`GET /big-stream HTTP/1.1\r\n${H}\r\n`)
+      await sleep(500)
+      const produced = Math.max(...(seen.get('produced') ?? [0]))
+      // 64 MiB would flow without backpressure; the socket buffers and the
+      // stream's high-water marks hold a few MiB at most
+      assert.ok(produced > 0 && produced < 16 * 1024 * 1024, `produced ${produced} bytes`)
+      socket.destroy()
+      assert.ok(await waitFor(() => seen.get('big')?.length === 1), 'the stream is ended when the client goes')
+      assert.deepEqual(seen.get('big'), ['error'])
+    })
+
+    test('half a head and silence: 408 with the code of the table, and the connection closes', async () => {
+      const { text, closedByServer } = await exchange(s.port, `GET /text HTTP/1.1\r\n${H}`, { ms: 4000 })
+      assert.ok(closedByServer)
+      const r = responses(text)[0]
+      assert.equal(r.status, 408)
+      assert.equal(JSON.parse(r.body).code, 'HP_ERR_REQUEST_TIMEOUT')
+    })
+
+    test('close(): a request on a connection that just answered gets 503 + Connection: close; the one in flight is answered and ends its connection; close() resolves', async () => {
+      const idle = net.connect(s.port, '127.0.0.1')
+      idle.on('error', () => {})
+      await once(idle, 'connect')
+      /** @type {Buffer[]} */
+      const idleGot = []
+      idle.on('data', (d) => idleGot.push(d))
+      idle.write(`GET /text HTTP/1.1\r\n${H}\r\n`)
+      assert.ok(await waitFor(() => Buffer.concat(idleGot).toString('latin1').endsWith('hello')))
+      const busy = net.connect(s.port, '127.0.0.1')
+      busy.on('error', () => {})
+      await once(busy, 'connect')
+      /** @type {Buffer[]} */
+      const busyGot = []
+      busy.on('data', (d) => busyGot.push(d))
+      busy.write(`GET /slow HTTP/1.1\r\n${H}\r\n`)
+      await sleep(50)
+      const closed = s.engine.close()
+      // the client's next request was already on its way
+      idle.write(`GET /text HTTP/1.1\r\n${H}\r\n`)
+      await Promise.all([once(idle, 'close'), once(busy, 'close')])
+      await closed
+      const late = responses(Buffer.concat(idleGot).toString('latin1'))
+      assert.deepEqual(late.map((r) => r.status), [200, 503])
+      assert.match(late[1].head, /\r\nconnection: close(\r\n|$)/i)
+      assert.equal(JSON.parse(late[1].body).code, 'HP_ERR_SERVER_CLOSING')
+      const inFlight = responses(Buffer.concat(busyGot).toString('latin1'))
+      assert.deepEqual(inFlight.map((r) => r.status), [200])
+      assert.equal(inFlight[0].body, 'slow done')
+      assert.match(inFlight[0].head, /\r\nconnection: close(\r\n|$)/i)
+      await assert.rejects(new Promise((resolve, reject) => {
+        const c = net.connect(s.port, '127.0.0.1')
+        c.on('connect', () => { c.destroy(); resolve(undefined) })
+        c.on('error', reject)
+      }), 'new connections are refused')
+    })
+  })
+}
