@@ -1,5 +1,5 @@
 // Requests no server may run get the same answer on every engine: the status
-// of DESIGN.md §6, a JSON body naming the problem, the connection closed, and
+// of docs/safety.md ("Bad input"), a JSON body naming the problem, the connection closed, and
 // no handler called. (The wire engine's full list, byte by byte, is in
 // test/wire/rejections.test.js; node:http's parser decides what is malformed
 // on the node engine, and this suite checks how hotpath answers it.)

@@ -1,4 +1,4 @@
-// Every rejection of issue 4 / DESIGN.md §6 over a raw socket: the right
+// Every rejection of docs/safety.md ("Bad input") over a raw socket: the right
 // status with a JSON body saying why, Connection: close, the connection
 // closed, no handler run, and nothing smuggled behind it ever runs.
 

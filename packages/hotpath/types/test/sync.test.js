@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import * as runtime from '../../lib/index.js'
-import { REQUEST_HOOKS, APP_HOOKS } from '../../lib/hooks.js'
+import { REQUEST_HOOKS, APP_HOOKS } from '../../lib/lifecycle/hook-names.js'
 
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 
@@ -22,7 +22,7 @@ function propsOf (name) {
   return [...m[1].matchAll(/^ {2}(\w+)\??:/gm)].map((x) => x[1]).sort()
 }
 
-test('request and app hook names match lib/hooks.js', () => {
+test('request and app hook names match lib/lifecycle/hook-names.js', () => {
   assert.deepEqual(unionOf('RequestHookName'), [...REQUEST_HOOKS].sort())
   assert.deepEqual(unionOf('AppHookName'), [...APP_HOOKS].sort())
 })

@@ -11,14 +11,9 @@
 import { WireRequest } from './request.js'
 import { LOWER } from './headers.js'
 import { isValidHost } from '../host.js'
-
-const S_HEAD = 0
-const S_BODY = 1
-const S_CHUNK_SIZE = 2
-const S_CHUNK_DATA = 3
-const S_CHUNK_END = 4
-const S_TRAILERS = 5
-const S_DEAD = 6
+import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, trimOws, tabIn, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE } from './syntax.js'
+import { S_HEAD, S_BODY, S_CHUNK_SIZE, S_CHUNK_DATA, S_CHUNK_END, S_TRAILERS, S_DEAD } from './states.js'
+import { chunkSize, chunkData, chunkEnd, trailers } from './chunked.js'
 
 const CRLF = Buffer.from('\r\n')
 const CRLFCRLF = Buffer.from('\r\n\r\n')
@@ -26,41 +21,6 @@ const CRLFCRLF = Buffer.from('\r\n\r\n')
 // most request heads (and ten pipelined small ones) fit; a longer head is
 // found by Buffer#indexOf instead.
 const HEAD_WINDOW = 2048
-
-// tchar (RFC 9110 §5.6.2): method and field names.
-const TOKEN = new Uint8Array(256)
-for (const c of "!#$%&'*+-.^_`|~") TOKEN[c.charCodeAt(0)] = 1
-for (let i = 0x30; i <= 0x39; i++) TOKEN[i] = 1
-for (let i = 0x41; i <= 0x5a; i++) TOKEN[i] = 1
-for (let i = 0x61; i <= 0x7a; i++) TOKEN[i] = 1
-
-// field-value characters (RFC 9110 §5.5): HTAB, SP, VCHAR, obs-text. No CR,
-// LF, NUL or other control characters, no DEL (llhttp rejects DEL too).
-const VALUE = new Uint8Array(256)
-VALUE[9] = 1
-for (let i = 0x20; i <= 0x7e; i++) VALUE[i] = 1
-for (let i = 0x80; i <= 0xff; i++) VALUE[i] = 1
-
-// request-target characters: visible ASCII only. llhttp (in the lenient
-// build Node ships) also lets HTAB, FF and bytes >= 0x80 through; RFC 3986
-// allows none of them, so they are rejected here (docs/engines.md).
-const TARGET = new Uint8Array(256)
-for (let i = 0x21; i <= 0x7e; i++) TARGET[i] = 1
-
-const HEX = new Int8Array(256).fill(-1)
-for (let i = 0; i < 10; i++) HEX[0x30 + i] = i
-for (let i = 0; i < 6; i++) { HEX[0x41 + i] = 10 + i; HEX[0x61 + i] = 10 + i }
-
-// The methods llhttp knows; anything else is rejected like llhttp does.
-const METHODS = new Map()
-for (const m of ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'DELETE', 'GET', 'HEAD', 'LINK', 'LOCK',
-  'M-SEARCH', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'NOTIFY', 'OPTIONS', 'PATCH',
-  'POST', 'PROPFIND', 'PROPPATCH', 'PURGE', 'PUT', 'QUERY', 'REBIND', 'REPORT', 'SEARCH', 'SOURCE',
-  'SUBSCRIBE', 'TRACE', 'UNBIND', 'UNLINK', 'UNLOCK', 'UNSUBSCRIBE']) METHODS.set(m, m)
-// Every prefix of a method: a head that cannot become a request is
-// rejected as soon as its first bytes arrive, as llhttp does.
-const METHOD_PREFIXES = new Set()
-for (const m of METHODS.keys()) for (let i = 1; i <= m.length; i++) METHOD_PREFIXES.add(m.slice(0, i))
 
 /** @typedef {import('./limits.js').WireLimits} WireLimits */
 
@@ -153,10 +113,10 @@ export class Parser {
       switch (this.state) {
         case S_HEAD: off = this.head(data, off); break
         case S_BODY: off = this.body(data, off); break
-        case S_CHUNK_SIZE: off = this.chunkSize(data, off); break
-        case S_CHUNK_DATA: off = this.chunkData(data, off); break
-        case S_CHUNK_END: off = this.chunkEnd(data, off); break
-        case S_TRAILERS: off = this.trailers(data, off); break
+        case S_CHUNK_SIZE: off = chunkSize(this, data, off); break
+        case S_CHUNK_DATA: off = chunkData(this, data, off); break
+        case S_CHUNK_END: off = chunkEnd(this, data, off); break
+        case S_TRAILERS: off = trailers(this, data, off); break
         default: return
       }
       if (off < 0) return
@@ -512,183 +472,4 @@ export class Parser {
     this.sink.onComplete(req)
   }
 
-  /**
-   * chunk = chunk-size [ chunk-ext ] CRLF (RFC 9112 §7.1)
-   * @param {Buffer} data
-   * @param {number} off
-   */
-  chunkSize (data, off) {
-    const eol = data.indexOf(CRLF, off)
-    const max = this.limits.maxChunkLineLength
-    if (eol === -1) {
-      if (data.length - off > max) return this.fail('HP_ERR_BAD_REQUEST', 'Chunk extension too long')
-      const lf = data.indexOf(10, off)
-      if (lf !== -1) return this.fail('HP_ERR_BAD_REQUEST', 'Bare LF in chunk size line')
-      return this.keep(data, off)
-    }
-    if (eol - off > max) return this.fail('HP_ERR_BAD_REQUEST', 'Chunk extension too long')
-    let size = 0
-    let i = off
-    for (; i < eol; i++) {
-      const h = HEX[data[i]]
-      if (h === -1) break
-      size = size * 16 + h
-    }
-    if (i === off) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid chunk size')
-    if (i - off > 12) return this.fail('HP_ERR_BAD_REQUEST', 'Chunk size too large')
-    if (i < eol && !validChunkExt(data.toString('latin1', i, eol))) {
-      return this.fail('HP_ERR_BAD_REQUEST', 'Invalid chunk extension')
-    }
-    if (size === 0) {
-      this.state = S_TRAILERS
-    } else {
-      this.state = S_CHUNK_DATA
-      this.remaining = size
-    }
-    return eol + 2
-  }
-
-  /**
-   * @param {Buffer} data
-   * @param {number} off
-   */
-  chunkData (data, off) {
-    const req = /** @type {WireRequest} */ (this.req)
-    const avail = data.length - off
-    if (avail <= this.remaining) {
-      this.remaining -= avail
-      this.sink.onBody(req, off === 0 ? data : data.subarray(off))
-      if (this.remaining === 0) this.state = S_CHUNK_END
-      return data.length
-    }
-    const end = off + this.remaining
-    this.remaining = 0
-    this.state = S_CHUNK_END
-    this.sink.onBody(req, data.subarray(off, end))
-    return end
-  }
-
-  /**
-   * @param {Buffer} data
-   * @param {number} off
-   */
-  chunkEnd (data, off) {
-    if (data[off] !== 13) return this.fail('HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
-    if (off + 1 === data.length) return this.keep(data, off)
-    if (data[off + 1] !== 10) return this.fail('HP_ERR_BAD_REQUEST', 'Missing CRLF after chunk data')
-    this.state = S_CHUNK_SIZE
-    return off + 2
-  }
-
-  /**
-   * trailer-section = *( field-line CRLF ) CRLF (RFC 9112 §7.1.2)
-   * @param {Buffer} data
-   * @param {number} off
-   */
-  trailers (data, off) {
-    const req = /** @type {WireRequest} */ (this.req)
-    const eol = data.indexOf(CRLF, off)
-    if (eol === -1) {
-      if (data.indexOf(10, off) !== -1) return this.fail('HP_ERR_BAD_REQUEST', 'Bare LF in trailer')
-      if (this.trailerBytes + data.length - off > this.limits.maxHeaderSize) {
-        return this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
-      }
-      return this.keep(data, off)
-    }
-    this.trailerBytes += eol + 2 - off
-    if (this.trailerBytes > this.limits.maxHeaderSize) return this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Trailer fields too large')
-    if (eol === off) {
-      this.finish(req)
-      return eol + 2
-    }
-    const line = data.toString('latin1', off, eol)
-    const colon = line.indexOf(':')
-    if (colon <= 0) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid trailer field')
-    for (let i = 0; i < colon; i++) {
-      if (TOKEN[line.charCodeAt(i)] === 0) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid trailer field name')
-    }
-    for (let i = colon + 1; i < line.length; i++) {
-      if (VALUE[line.charCodeAt(i)] === 0) return this.fail('HP_ERR_BAD_REQUEST', 'Invalid trailer field value')
-    }
-    const lname = line.slice(0, colon).toLowerCase()
-    // a trailer may not change framing or routing (RFC 9110 §6.5.1)
-    if (lname === 'content-length' || lname === 'transfer-encoding' || lname === 'host') {
-      return this.fail('HP_ERR_BAD_REQUEST', 'Forbidden trailer field')
-    }
-    if (++req.trailerCount > this.limits.maxHeaderCount) return this.fail('HP_ERR_HEADERS_TOO_LARGE', 'Too many trailer fields')
-    const prev = req.trailers[lname]
-    const value = trimOws(line.slice(colon + 1))
-    req.trailers[lname] = prev === undefined ? value : prev + ', ' + value
-    return eol + 2
-  }
 }
-
-/**
- * s without leading and trailing OWS. OWS is SP and HTAB only (RFC 9110
- * §5.6.3); String#trim also strips NBSP (0xA0), which is obs-text, so
- * "\xa0chunked" would pass for "chunked" where llhttp sees an unknown coding.
- * @param {string} s
- */
-export function trimOws (s) {
-  let start = 0
-  let end = s.length
-  let c
-  while (start < end && ((c = s.charCodeAt(start)) === 32 || c === 9)) start++
-  while (end > start && ((c = s.charCodeAt(end - 1)) === 32 || c === 9)) end--
-  return start === 0 && end === s.length ? s : s.slice(start, end)
-}
-
-/**
- * True when str[from, to) holds an HTAB: the OWS cut off a field value's
- * end, where llhttp accepts SP but not HTAB after a length or a coding.
- * @param {string} str
- * @param {number} from
- * @param {number} to
- */
-function tabIn (str, from, to) {
-  for (let i = from; i < to; i++) if (str.charCodeAt(i) === 9) return true
-  return false
-}
-
-const CONN_CLOSE = 1
-const CONN_KEEP_ALIVE = 2
-const CONN_UPGRADE = 4
-
-/**
- * The connection options of one Connection field (RFC 9112 §9.3, §9.6) as
- * CONN_* bits. Options are split on "," and stripped of SP/HTAB only.
- * "close" and "upgrade" count as the RFC reads them; "keep-alive" only as
- * llhttp reads it, followed by SP but not HTAB: keeping an HTTP/1.0
- * connection open that llhttp would close would run requests that llhttp
- * never parses.
- * @param {string} value  stripped of SP/HTAB at both ends
- * @param {boolean} tabAfter  an HTAB was stripped off its end
- */
-function connectionFlags (value, tabAfter) {
-  const lower = value.toLowerCase()
-  // the common single option without a split
-  if (lower === 'close') return CONN_CLOSE
-  if (lower === 'keep-alive' && !tabAfter) return CONN_KEEP_ALIVE
-  const options = lower.split(',')
-  let flags = 0
-  for (let i = 0; i < options.length; i++) {
-    const option = options[i]
-    const t = trimOws(option)
-    if (t === 'close') flags |= CONN_CLOSE
-    else if (t === 'upgrade') flags |= CONN_UPGRADE
-    else if (t === 'keep-alive' && option.indexOf('\t', option.indexOf('keep-alive')) === -1 && !(tabAfter && i === options.length - 1)) flags |= CONN_KEEP_ALIVE
-  }
-  return flags
-}
-
-/**
- * chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
- * chunk-ext-val = token / quoted-string (RFC 9112 §7.1.1). The optional
- * whitespace (BWS) is not accepted: llhttp rejects it too, and a parser
- * that skips it where another does not is a smuggling vector.
- * @param {string} s
- */
-export function validChunkExt (s) {
-  return CHUNK_EXT.test(s)
-}
-const CHUNK_EXT = /^(?:;[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)+$/
