@@ -77,7 +77,13 @@ export function createNodeEngine (options) {
     IncomingMessage: NodeRequest,
     ServerResponse: NodeResponse,
     headersTimeout,
-    requestTimeout,
+    // A backstop, half as long again as the core's request timeout: a
+    // request the core has is answered by the core's own timer (408 while
+    // it reads a body the client has not finished, 503 when the application
+    // is late). node:http counts a body nobody reads as not received, and
+    // with the same limit its 408 raced the core's answer and blamed the
+    // client for the application's delay.
+    requestTimeout: requestTimeout > 0 ? Math.ceil(requestTimeout * 1.5) : 0,
     keepAliveTimeout: options.keepAliveTimeout,
     maxHeaderSize: options.maxHeaderSize,
     // node:http checks headersTimeout/requestTimeout only every 30 s by
