@@ -3,7 +3,7 @@
 // engine-neutral.
 
 /** @type {Record<number, string>} */
-export const STATUS_TEXT = {
+const STATUS_TEXT = {
   100: 'Continue', 101: 'Switching Protocols',
   200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-Authoritative Information',
   204: 'No Content', 205: 'Reset Content', 206: 'Partial Content',

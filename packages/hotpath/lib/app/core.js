@@ -43,7 +43,6 @@ export class Core {
     const engineName = options.engine ?? DEFAULT_ENGINE
     if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
     if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
-    this.engineName = engineName
     this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
     /** nesting of arrays and objects a JSON body may have */
     this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit

@@ -151,7 +151,7 @@ function logError (log, err, status) {
  * @param {unknown} err
  * @returns {number}
  */
-export function statusOf (err) {
+function statusOf (err) {
   if (err instanceof HttpError) return err.statusCode
   const e = /** @type {any} */ (err)
   const status = e?.statusCode ?? e?.status

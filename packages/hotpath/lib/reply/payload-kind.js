@@ -5,7 +5,7 @@ export const KIND_JSON = 0
 export const KIND_STRING = 1
 export const KIND_EMPTY = 2
 export const KIND_BINARY = 3
-export const KIND_STREAM = 4
+const KIND_STREAM = 4
 export const KIND_WEB_STREAM = 5
 export const KIND_RESPONSE = 6
 

@@ -18,7 +18,7 @@ import { writeOverloaded } from '../app/load-monitor.js'
 
 // RFC 9112 §3: servers should accept request-targets of at least 8000
 // octets; longer ones get 414 before any routing work.
-export const MAX_URL_LENGTH = 8192
+const MAX_URL_LENGTH = 8192
 
 /**
  * @param {import('../app/core.js').Core} core

@@ -75,7 +75,7 @@ export function send (conn, data) {
 }
 
 /** @param {Connection} conn */
-export function blocked (conn) {
+function blocked (conn) {
   conn.writeBlocked = true
   conn.pause(PAUSE_WRITE)
 }

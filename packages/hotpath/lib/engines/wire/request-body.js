@@ -96,7 +96,7 @@ export function readBody (conn, req, limit, done) {
  * @param {Connection} conn
  * @param {WireRequest} req
  */
-export function bodyTooLarge (conn, req) {
+function bodyTooLarge (conn, req) {
   const done = req.done
   abandonBody(conn, req)
   if (done !== null) done(engineError('HP_ERR_BODY_TOO_LARGE'))
@@ -163,7 +163,7 @@ export function bodyStream (conn, req) {
  * @param {Connection} conn
  * @param {WireRequest} req
  */
-export function wantBody (conn, req) {
+function wantBody (conn, req) {
   if (req.expectContinue) {
     req.expectContinue = false
     if (req.res !== null && conn.queue[0] === req.res) send(conn, CONTINUE)

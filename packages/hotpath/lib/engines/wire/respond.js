@@ -177,7 +177,7 @@ export function startStream (conn, res) {
  * @param {Connection} conn
  * @param {WireResponse} res
  */
-export function sendHead (conn, res) {
+function sendHead (conn, res) {
   if (res.headersSent) return
   res.headersSent = true
   send(conn, res.streamAscii ? res.streamHead : Buffer.from(res.streamHead, 'latin1'))
@@ -189,7 +189,7 @@ export function sendHead (conn, res) {
  * @param {WireResponse} res
  * @param {Error | null} err
  */
-export function endStream (conn, res, err) {
+function endStream (conn, res, err) {
   conn.streaming = null
   res.stream = null
   const done = res.streamDone

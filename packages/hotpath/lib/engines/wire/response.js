@@ -43,7 +43,6 @@ export class WireResponse {
     this.streamLeft = -1
     this.streamHead = ''
     this.streamAscii = true
-    this.hijacked = false
   }
 
   // ── ResponseHandle (../engine.js) ─────────────────────────────────────
@@ -80,7 +79,6 @@ export class WireResponse {
   }
 
   hijack () {
-    this.hijacked = true
     this.state = 3
     return this.conn.detach()
   }

@@ -41,7 +41,7 @@ export function parseJson (req, body) {
  * @param {string} text
  * @param {number} limit
  */
-export function tooDeep (text, limit) {
+function tooDeep (text, limit) {
   let n = 0
   let i = text.indexOf('[')
   while (i !== -1) {

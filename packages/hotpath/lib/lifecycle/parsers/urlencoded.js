@@ -9,7 +9,7 @@ import { loadModule } from '../../require.js'
 /** @type {typeof import('fast-querystring')} */
 const qs = loadModule('fast-querystring')
 
-export const MAX_KEYS = 1000
+const MAX_KEYS = 1000
 
 /**
  * @param {string} str
