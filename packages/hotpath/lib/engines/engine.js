@@ -27,10 +27,12 @@
  * @property {import('node:net').Server | null} server
  *   the listening server (app.server): http.Server / https.Server for node,
  *   net.Server / tls.Server for wire, null for inject
- * @property {(handler: RequestHandler, upgrade?: UpgradeHandler) => void} setHandler
- *   the core's entry point, given once at ready(). Requests with
- *   `Connection: upgrade` go to `upgrade` when one is given (WebSocket
- *   libraries take the socket), else to `handler` like any other.
+ * @property {(handler: RequestHandler) => void} setHandler
+ *   the core's entry point, given once at ready(). A request with
+ *   `Connection: upgrade` and `Upgrade` goes, as on node:http, to the
+ *   server's 'upgrade' listeners as (raw, socket, head) when it has any
+ *   (WebSocket libraries take the socket), else to `handler` like any
+ *   other.
  * @property {(opts: { port?: number, host?: string, backlog?: number }) => Promise<import('node:net').AddressInfo>} listen
  * @property {() => Promise<void>} close
  *   stop accepting; in-flight requests finish; idle keep-alive sockets
@@ -44,14 +46,6 @@
  * @callback RequestHandler
  * @param {RawRequest} raw
  * @param {ResponseHandle} res
- * @returns {void}
- */
-
-/**
- * @callback UpgradeHandler
- * @param {RawRequest} raw
- * @param {import('node:stream').Duplex} socket  no longer managed by the engine
- * @param {Buffer} head  bytes read past the request head
  * @returns {void}
  */
 

@@ -113,10 +113,10 @@ test('a pipelining client that never reads: the server stops reading requests', 
   socket.destroy()
 })
 
-test('upgrade requests go to the upgrade handler with the socket and the bytes after the head', async (t) => {
+test("upgrade requests go to the server's 'upgrade' listeners with the socket and the bytes after the head", async (t) => {
   const s = await serve({}, (engine, req, res) => res.respond(200, {}, 'plain'))
   t.after(() => s.close())
-  s.engine.setHandler(/** @type {any} */ (s.engine.handler), (/** @type {any} */ req, /** @type {net.Socket} */ socket, /** @type {Buffer} */ head) => {
+  s.engine.server.on('upgrade', (/** @type {any} */ req, /** @type {net.Socket} */ socket, /** @type {Buffer} */ head) => {
     socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n' + req.url + '|' + head.toString())
     socket.on('data', (d) => socket.write(d))
   })

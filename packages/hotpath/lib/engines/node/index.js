@@ -127,7 +127,7 @@ export function createNodeEngine (options) {
 
   return {
     server,
-    setHandler (handler, upgrade) {
+    setHandler (handler) {
       server.on('request', (/** @type {NodeRequest} */ req, /** @type {NodeResponse} */ res) => {
         res.engineState = state
         const invalid = invalidHost(req)
@@ -143,7 +143,6 @@ export function createNodeEngine (options) {
         if (req.headers['transfer-encoding'] !== undefined) return process.nextTick(dispatchAfterParse, handler, req, res)
         handler(/** @type {any} */ (req), /** @type {any} */ (res))
       })
-      if (upgrade !== undefined) server.on('upgrade', upgrade)
     },
     listen (opts) {
       return new Promise((resolve, reject) => {

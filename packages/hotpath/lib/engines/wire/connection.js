@@ -155,7 +155,9 @@ export class Connection {
       req.keepAlive = false
       this.closing = true
     }
-    if (req.upgrade && engine.upgradeHandler !== null) {
+    // RFC 9110 §7.8: the server's 'upgrade' listeners take the socket, as
+    // on node:http; without one, the request goes to the routes
+    if (req.upgrade && engine.server.listenerCount('upgrade') > 0) {
       this.upgradeReq = req
       this.stopped = true
       return
@@ -335,13 +337,23 @@ export class Connection {
     return this.socket
   }
 
-  /** @param {WireRequest} req */
+  /**
+   * Hands an upgrade request, its socket and the bytes read past its head
+   * to the server's 'upgrade' listeners (ws's handleUpgrade takes these
+   * three). A listener that throws costs its own connection, not the
+   * process: the error goes to onClientError and the socket is destroyed.
+   * @param {WireRequest} req
+   */
   handOff (req) {
     this.upgradeReq = null
     const head = this.parser.takeRest()
     const socket = this.detach()
-    const handler = /** @type {Function} */ (this.engine.upgradeHandler)
-    handler(req, socket, head)
+    try {
+      this.engine.server.emit('upgrade', req, socket, head)
+    } catch (err) {
+      this.engine.clientError(/** @type {Error} */ (err), this)
+      socket.destroy()
+    }
   }
 
   /** True when closing it loses nothing (graceful close). */

@@ -22,8 +22,6 @@ export class WireEngine {
     this.limits = resolveLimits(options)
     /** @type {((raw: any, res: any) => void) | null} */
     this.handler = null
-    /** @type {((raw: any, socket: import('node:stream').Duplex, head: Buffer) => void) | null} */
-    this.upgradeHandler = null
     /** @type {((err: Error, info?: object) => void) | null} */
     this.onClientError = typeof options.onClientError === 'function' ? options.onClientError : null
     /** @type {Set<Connection>} */
@@ -123,13 +121,9 @@ export class WireEngine {
 
   // ── Engine (../engine.js) ───────────────────────────────────────────
 
-  /**
-   * @param {(raw: any, res: any) => void} handler
-   * @param {(raw: any, socket: import('node:stream').Duplex, head: Buffer) => void} [upgrade]
-   */
-  setHandler (handler, upgrade) {
+  /** @param {(raw: any, res: any) => void} handler */
+  setHandler (handler) {
     this.handler = handler
-    if (upgrade !== undefined) this.upgradeHandler = upgrade
   }
 
   /**
