@@ -33,6 +33,21 @@ export function bodyStage (reply) {
 function readBody (reply) {
   const req = reply.request
   const raw = req.raw
+  // A middleware (app.use) read the body already: express.json() and the
+  // other body-parser middlewares leave what they parsed as `body`; a body
+  // stream read to its end leaves nothing to read (waiting for it would
+  // last until the request timeout). Either way, the route's parser is not
+  // run, as in Express.
+  const read = /** @type {{ body?: unknown, readableEnded?: boolean }} */ (raw)
+  if (read.body !== undefined) {
+    req.body = read.body
+    validationStage(reply)
+    return
+  }
+  if (read.readableEnded === true) {
+    validationStage(reply)
+    return
+  }
   const route = reply.route
   const header = raw.headers['content-type']
   const parser = typeof header !== 'string' ? null : route.parsers.find(header)

@@ -27,15 +27,16 @@ export class InjectRequest {
    * @param {string} method
    * @param {string} url
    * @param {Record<string, string | string[]>} headers
-   * @param {Buffer | null} body
+   * @param {Buffer | null} payload
    * @param {string} remoteAddress
    */
-  constructor (method, url, headers, body, remoteAddress) {
+  constructor (method, url, headers, payload, remoteAddress) {
     this.method = method
     this.url = url
     this.headers = headers
     this.httpVersion = '1.1'
-    this.body = body
+    /** the request body (not `body`: that name is what body-parser middleware sets) */
+    this.payload = payload
     this.remoteAddress = remoteAddress
     /** @type {Readable | null} */
     this.stream = null
@@ -64,7 +65,7 @@ export class InjectRequest {
   }
 
   get hasBody () {
-    return this.body !== null && this.body.length > 0
+    return this.payload !== null && this.payload.length > 0
   }
 
   /**
@@ -72,13 +73,13 @@ export class InjectRequest {
    * @param {(err: any, body?: Buffer) => void} done
    */
   readBody (limit, done) {
-    const body = this.body ?? EMPTY
+    const body = this.payload ?? EMPTY
     if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
     else done(null, body)
   }
 
   bodyStream () {
-    if (this.stream === null) this.stream = Readable.from(this.body === null ? [] : [this.body])
+    if (this.stream === null) this.stream = Readable.from(this.payload === null ? [] : [this.payload])
     return this.stream
   }
 }
