@@ -129,7 +129,10 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
   code(statusCode: number): this
   /** Same as code(). */
   status(statusCode: number): this
-  /** Sets one response header. */
+  /**
+   * Sets one response header. `set-cookie` adds a line, and `vary` adds its
+   * fields to those already listed (once each); other names replace.
+   */
   header(name: string, value: string | number | readonly string[]): this
   /** Sets several response headers. */
   headers(headers: Record<string, string | number | readonly string[]>): this

@@ -3,6 +3,10 @@
 // A middleware that calls next() synchronously keeps the request on the
 // sync path; one that ends the response itself ends the lifecycle.
 //
+// Headers a middleware sets become the reply's (adoptHeaders): the route
+// sees them through reply.getHeader(), and a later reply.header('vary', …)
+// adds to cors's `Vary: Origin` instead of replacing it.
+//
 // Whatever a middleware does, one request cannot take the process down: a
 // synchronous throw, next(err) and a rejected promise (an async middleware)
 // go to the error handler; a second next() is ignored; a response the
@@ -50,6 +54,7 @@ export function middlewareHook (mw) {
     }
     if (state === 1) {
       if (error) throw error
+      adoptHeaders(reply, cres)
       return
     }
     return new Promise((/** @type {(v?: unknown) => void} */ resolve, reject) => {
@@ -70,6 +75,7 @@ export function middlewareHook (mw) {
       cres.once('close', ended)
     }).then(() => {
       if (reply.raw.headersSent || state === 2) answered(reply, undefined)
+      else adoptHeaders(reply, cres)
     }, (err) => {
       if (reply.raw.headersSent) answered(reply, err)
       else throw err
@@ -86,4 +92,25 @@ export function middlewareHook (mw) {
 function answered (reply, err) {
   markDone(reply)
   if (err) handleError(reply, err)
+}
+
+/**
+ * Headers a middleware set on the response object become the reply's own
+ * once it calls next(): reply.getHeader() and getHeaders() see them, and
+ * they are sent once. A header the reply already has keeps its value (set
+ * by a hook before the middleware, it wins, as writeHead wins over
+ * setHeader on node:http); Vary and Set-Cookie add to it instead.
+ * Content-Type and Content-Length stay on the response object, where the
+ * reply's own, chosen from the payload, wins as before.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {any} cres
+ */
+function adoptHeaders (reply, cres) {
+  for (const name of cres.getHeaderNames()) {
+    if (name === 'content-type' || name === 'content-length') continue
+    const value = cres.getHeader(name)
+    cres.removeHeader(name)
+    if (value === undefined) continue
+    if (name === 'vary' || name === 'set-cookie' || !reply.hasHeader(name)) reply.header(name, value)
+  }
 }

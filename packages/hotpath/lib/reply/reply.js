@@ -84,6 +84,8 @@ export class Reply {
     if (key === 'set-cookie' && headers[key] !== undefined) {
       const prev = headers[key]
       headers[key] = (Array.isArray(prev) ? prev : [String(prev)]).concat(Array.isArray(value) ? value : [String(value)])
+    } else if (key === 'vary' && headers[key] !== undefined) {
+      headers[key] = addVary(String(headers[key]), Array.isArray(value) ? value.join(', ') : String(value))
     } else {
       headers[key] = /** @type {string | number | string[]} */ (value)
     }
@@ -166,4 +168,27 @@ export class Reply {
   get elapsedTime () {
     return this._startTime === 0 ? 0 : performance.now() - this._startTime
   }
+}
+
+/**
+ * Vary lists the request fields a response depends on (RFC 9110 §12.5.5):
+ * a second value adds its fields to the first, once each, rather than
+ * replacing it (cors sets `Origin`, compression `Accept-Encoding`); `*`
+ * stands for all of them.
+ * @param {string} current
+ * @param {string} added
+ */
+function addVary (current, added) {
+  if (current.trim() === '*') return current
+  const fields = current.split(',').map((f) => f.trim()).filter((f) => f !== '')
+  const seen = new Set(fields.map((f) => f.toLowerCase()))
+  for (const raw of added.split(',')) {
+    const f = raw.trim()
+    if (f === '*') return '*'
+    if (f !== '' && !seen.has(f.toLowerCase())) {
+      seen.add(f.toLowerCase())
+      fields.push(f)
+    }
+  }
+  return fields.join(', ')
 }
