@@ -459,7 +459,10 @@ export interface HotpathInstance {
   hasRequestDecorator(name: string): boolean
   hasReplyDecorator(name: string): boolean
 
-  use(middleware: Middleware): this
+  /** Connect/Express middleware, one or more functions or arrays of them, run at onRequest in order. */
+  use(middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this
+  /** Middleware mounted at a literal path: it runs for requests at or below it, with `req.url` relative to it. */
+  use(path: string, middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this
 
   setErrorHandler(handler: ErrorHandler): this
   setNotFoundHandler(handler: NotFoundHandler): this

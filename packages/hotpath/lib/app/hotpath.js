@@ -177,10 +177,23 @@ export class Hotpath {
     return this
   }
 
-  /** @param {(req: any, res: any, next: (err?: unknown) => void) => void} mw */
-  use (mw) {
-    if (typeof mw !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
-    return this.addHook('onRequest', middlewareHook(mw))
+  /**
+   * Connect/Express middleware, as Express's app.use takes it: one or more
+   * functions or arrays of them, optionally after a mount path. They run at
+   * onRequest, in order, in this context.
+   * @param {...any} args
+   */
+  use (...args) {
+    let mount = ''
+    if (typeof args[0] === 'string') {
+      const path = /** @type {string} */ (args.shift())
+      if (path[0] !== '/' || /[:*(?]/.test(path)) throw createError('HP_ERR_INVALID_OPTION', 'use', `the mount path must be a literal path starting with '/', got ${JSON.stringify(path)}`)
+      mount = path.replace(/\/+$/, '')
+    }
+    const fns = args.flat(Infinity)
+    if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
+    for (const fn of fns) this.addHook('onRequest', middlewareHook(fn, mount))
+    return this
   }
 
   // --- decorators ------------------------------------------------------------

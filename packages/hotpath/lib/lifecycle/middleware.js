@@ -1,5 +1,6 @@
 // app.use(): connect-style (req, res, next) middleware such as cors or
-// helmet, run as an onRequest hook on the engine's node-compatible objects.
+// helmet, run as an onRequest hook on the engine's node-compatible objects,
+// for every request or, mounted at a path, for the requests under it.
 // A middleware that calls next() synchronously keeps the request on the
 // sync path; one that ends the response itself ends the lifecycle.
 //
@@ -17,8 +18,9 @@ import { handleError } from './handle-error.js'
 
 /**
  * @param {(req: any, res: any, next: (err?: unknown) => void) => unknown} mw
+ * @param {string} [mount]  a path prefix, as in Express's app.use(path, fn): '' for every request
  */
-export function middlewareHook (mw) {
+export function middlewareHook (mw, mount = '') {
   /**
    * @param {import('./request.js').Request} req
    * @param {import('../reply/reply.js').Reply} reply
@@ -26,6 +28,20 @@ export function middlewareHook (mw) {
   return function middleware (req, reply) {
     const cres = reply.raw.compat(req.log)
     const creq = cres.req
+    const url = creq.url
+    if (creq.originalUrl === undefined) creq.originalUrl = url
+    /** @type {string | undefined} the baseUrl to restore */
+    let base
+    if (mount !== '') {
+      if (!isUnder(url, mount)) return
+      // Inside a mounted middleware, as in Express: req.url is relative to
+      // the mount path, req.baseUrl is the part cut off; both come back at
+      // next().
+      base = creq.baseUrl ?? ''
+      creq.baseUrl = base + url.slice(0, mount.length)
+      const rest = url.slice(mount.length)
+      creq.url = rest === '' ? '/' : rest[0] === '?' ? '/' + rest : rest
+    }
     let state = 0 // 0 pending, 1 next() called, 2 the response ended first
     /** @type {unknown} */
     let error
@@ -36,6 +52,10 @@ export function middlewareHook (mw) {
       if (state !== 0) return
       state = 1
       error = err
+      if (base !== undefined) {
+        creq.url = url
+        creq.baseUrl = base
+      }
       if (settle !== null) settle()
     }
     const r = mw(creq, cres, next)
@@ -113,4 +133,18 @@ function adoptHeaders (reply, cres) {
     if (value === undefined) continue
     if (name === 'vary' || name === 'set-cookie' || !reply.hasHeader(name)) reply.header(name, value)
   }
+}
+
+/**
+ * Whether a request-target is at or below a mount path, matched as Express
+ * matches app.use paths: case-insensitively, at a segment boundary ('/api'
+ * takes '/api', '/api/x' and '/api?q', not '/apix').
+ * @param {string} url
+ * @param {string} mount  starts with '/', no trailing '/'
+ */
+function isUnder (url, mount) {
+  if (url.length < mount.length) return false
+  if (url.slice(0, mount.length).toLowerCase() !== mount.toLowerCase()) return false
+  const next = url[mount.length]
+  return next === undefined || next === '/' || next === '?'
 }

@@ -38,6 +38,9 @@ expectTypeOf(auth).toBe<(instance: HotpathInstance, opts: { secret: string }) =>
 // Connect middleware
 app.use(cors())
 app.use((req, res, next) => { res.setHeader('x-mw', '1'); next() })
+app.use('/api', cors(), [(req, res, next) => { next() }])
+// @ts-expect-error a mount path needs middleware after it
+app.use('/api')
 
 // Content-type parsers
 app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (req, body) => {
