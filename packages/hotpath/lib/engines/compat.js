@@ -1,11 +1,12 @@
 // The IncomingMessage/ServerResponse subset connect-style middleware needs
 // (app.use on the wire and inject engines, whose ResponseHandle.compat()
-// returns it): enough for cors, helmet and most header middleware.
-// docs/engines.md lists what it leaves out. Headers set here are merged into
-// the response the core writes later (the core's win), exactly as
-// res.setHeader + writeHead merge on node:http.
+// returns it): enough for cors, helmet, body-parser and most header
+// middleware. docs/engines.md lists what it leaves out. Headers set here are
+// merged into the response the core writes later (the core's win), exactly
+// as res.setHeader + writeHead merge on node:http.
 
 import { EventEmitter } from 'node:events'
+import { Readable } from 'node:stream'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 
 /**
@@ -18,6 +19,8 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
  * @property {string} httpVersion
  * @property {boolean} complete
  * @property {any} socket
+ * @property {unknown} body  what a body-parsing middleware parsed
+ * @property {() => Readable} bodyStream
  */
 /**
  * The engine's response record: a WireResponse, or inject's.
@@ -28,11 +31,18 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
  * @property {(status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} respond
  */
 
-export class CompatRequest extends EventEmitter {
+/**
+ * The request as middleware reads it: a Readable of the body, pulled from
+ * the engine's body stream on the first read (body-parser, raw-body), and
+ * whatever a middleware sets as `body` is the request's, for the route.
+ */
+export class CompatRequest extends Readable {
   /** @param {RawRecord} raw */
   constructor (raw) {
     super()
     this.raw = raw
+    /** @type {Readable | null} the engine's body stream, taken on the first read */
+    this.source = null
     this.method = raw.method
     this.url = raw.url
     this.originalUrl = raw.url
@@ -46,6 +56,21 @@ export class CompatRequest extends EventEmitter {
   get socket () { return this.raw.socket }
   get connection () { return this.raw.socket }
   get complete () { return this.raw.complete }
+
+  get body () { return this.raw.body }
+  set body (value) { this.raw.body = value }
+
+  _read () {
+    const source = this.source
+    if (source !== null) {
+      source.resume()
+      return
+    }
+    const body = this.source = this.raw.bodyStream()
+    body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
+    body.on('end', () => this.push(null))
+    body.on('error', (err) => this.destroy(err))
+  }
 }
 
 export class CompatResponse extends EventEmitter {

@@ -89,6 +89,10 @@ function bodyError (reply, err, limit) {
     handleError(reply, createError(code, limit))
   } else if (code === 'HP_ERR_REQUEST_ABORTED' || code === 'HP_ERR_REQUEST_TIMEOUT') {
     handleError(reply, createError(code))
+  } else if (code === 'HP_ERR_BODY_CONSUMED') {
+    // a middleware read the stream to its end and left no body: the route
+    // runs without one, as in Express
+    validationStage(reply)
   } else if (code === 'HP_ERR_BAD_REQUEST') {
     // broken chunked framing; the engine closes the connection after this
     handleError(reply, createError(code, err.message))

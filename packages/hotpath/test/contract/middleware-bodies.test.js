@@ -2,11 +2,8 @@
 // any middleware that reads the request stream to its end) is not read
 // again: the route gets what the middleware parsed, or no body, at once,
 // where it used to wait for a body that would never come until the request
-// timeout answered 503.
-//
-// node only for now: on wire and under inject, middleware gets an object
-// that is not a Readable of the body yet, so body-parser cannot read it
-// there (docs/engines.md lists the compat subset).
+// timeout answered 503. On wire and under inject, middleware reads the body
+// through the compat request, a Readable of it.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import express from 'express'
@@ -56,4 +53,4 @@ eachMode('bodies read by middleware', (mode) => {
     assert.equal(res.statusCode, 200)
     assert.deepEqual(res.json(), { body: 'none' })
   })
-}, ['node'])
+})

@@ -44,6 +44,8 @@ export class InjectRequest {
     this.complete = true
     /** @type {InjectSocket | null} made when first read */
     this._socket = null
+    /** @type {unknown} what a body-parsing middleware parsed (through the compat request) */
+    this.body = undefined
   }
 
   /** What middleware and req.ip find: a socket-like record, never written to. */
@@ -73,6 +75,8 @@ export class InjectRequest {
    * @param {(err: any, body?: Buffer) => void} done
    */
   readBody (limit, done) {
+    // read through bodyStream() already (a middleware)
+    if (this.stream !== null) return done(createError('HP_ERR_BODY_CONSUMED'))
     const body = this.payload ?? EMPTY
     if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
     else done(null, body)
