@@ -279,6 +279,19 @@ export type Middleware = (
   next: (err?: unknown) => void
 ) => void
 
+/**
+ * Express's error middleware, told by its four parameters: it runs when a
+ * route or an earlier middleware fails (not for a request no route matched),
+ * and may answer; `next()` hands the error on to the next one and then to
+ * the error handler.
+ */
+export type ErrorMiddleware = (
+  err: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void
+) => void
+
 // ---------------------------------------------------------------------------
 // Routes
 
@@ -463,6 +476,9 @@ export interface HotpathInstance {
   use(middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this
   /** Middleware mounted at a literal path: it runs for requests at or below it, with `req.url` relative to it. */
   use(path: string, middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this
+  /** Error middleware `(err, req, res, next)`, told by its four parameters; mounted at a path or not. */
+  use(errorMiddleware: ErrorMiddleware): this
+  use(path: string, errorMiddleware: ErrorMiddleware): this
 
   setErrorHandler(handler: ErrorHandler): this
   setNotFoundHandler(handler: NotFoundHandler): this

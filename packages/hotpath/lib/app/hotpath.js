@@ -180,7 +180,7 @@ export class Hotpath {
   /**
    * Connect/Express middleware, as Express's app.use takes it: one or more
    * functions or arrays of them, optionally after a mount path. They run at
-   * onRequest, in order, in this context.
+   * onRequest (error middleware at onError), in order, in this context.
    * @param {...any} args
    */
   use (...args) {
@@ -188,11 +188,14 @@ export class Hotpath {
     if (typeof args[0] === 'string') {
       const path = /** @type {string} */ (args.shift())
       if (path[0] !== '/' || /[:*(?]/.test(path)) throw createError('HP_ERR_INVALID_OPTION', 'use', `the mount path must be a literal path starting with '/', got ${JSON.stringify(path)}`)
-      mount = path.replace(/\/+$/, '')
+      // joined to the plugin's prefix, as a route's path is
+      mount = this._ctx.prefix + path.replace(/\/+$/, '')
     }
     const fns = args.flat(Infinity)
     if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
-    for (const fn of fns) this.addHook('onRequest', middlewareHook(fn, mount))
+    // (err, req, res, next) is error middleware, as in Express: it runs
+    // when a route or an earlier middleware fails, before the error handler
+    for (const fn of fns) this.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
     return this
   }
 

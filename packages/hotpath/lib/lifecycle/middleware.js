@@ -17,15 +17,23 @@ import { markDone } from './kernel.js'
 import { handleError } from './handle-error.js'
 
 /**
- * @param {(req: any, res: any, next: (err?: unknown) => void) => unknown} mw
+ * @param {Function} mw  (req, res, next), or (err, req, res, next) for error middleware
  * @param {string} [mount]  a path prefix, as in Express's app.use(path, fn): '' for every request
  */
 export function middlewareHook (mw, mount = '') {
+  // Error middleware runs as an onError hook: it may answer the error
+  // itself; next(), with or without an error, hands it on to the next one
+  // and then to the route's error handler.
+  const forErrors = mw.length === 4
   /**
    * @param {import('./request.js').Request} req
    * @param {import('../reply/reply.js').Reply} reply
+   * @param {unknown} [failure]  the error, for error middleware (onError hooks get it)
    */
-  return function middleware (req, reply) {
+  return function middleware (req, reply, failure) {
+    // A request no route matched is not an error to Express's error
+    // middleware: hotpath's 404 answers it.
+    if (forErrors && /** @type {any} */ (failure)?.code === 'HP_ERR_NOT_FOUND') return
     const cres = reply.raw.compat(req.log)
     const creq = cres.req
     const url = creq.url
@@ -58,7 +66,7 @@ export function middlewareHook (mw, mount = '') {
       }
       if (settle !== null) settle()
     }
-    const r = mw(creq, cres, next)
+    const r = forErrors ? mw(failure, creq, cres, next) : mw(creq, cres, next)
     // An async middleware's rejection is its next(err), as in Express 5.
     if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r)).then === 'function') {
       /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => {
@@ -73,7 +81,7 @@ export function middlewareHook (mw, mount = '') {
       return
     }
     if (state === 1) {
-      if (error) throw error
+      if (error && !forErrors) throw error
       adoptHeaders(reply, cres)
       return
     }
@@ -98,7 +106,7 @@ export function middlewareHook (mw, mount = '') {
       else adoptHeaders(reply, cres)
     }, (err) => {
       if (reply.raw.headersSent) answered(reply, err)
-      else throw err
+      else if (!forErrors) throw err
     })
   }
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import hotpath, { plugin } from 'hotpath'
 import type { HotpathInstance, Plugin } from 'hotpath'
 import cors from 'cors'
@@ -39,6 +40,10 @@ expectTypeOf(auth).toBe<(instance: HotpathInstance, opts: { secret: string }) =>
 app.use(cors())
 app.use((req, res, next) => { res.setHeader('x-mw', '1'); next() })
 app.use('/api', cors(), [(req, res, next) => { next() }])
+// error middleware: its parameters are annotated (a four-parameter lambda
+// gets no contextual type from the overloads)
+app.use((err: unknown, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => { if (err) res.end('caught ' + req.url); else next() })
+app.use('/api', (err: unknown, _req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => { res.end(String(err)) })
 // @ts-expect-error a mount path needs middleware after it
 app.use('/api')
 
