@@ -10,9 +10,9 @@
 //
 // Whatever a middleware does, one request cannot take the process down: a
 // synchronous throw, next(err) and a rejected promise (an async middleware)
-// go to the error handler; a second next() is ignored; a response the
-// middleware ended, with or without next(), is the answer and the route does
-// not run.
+// go to the error path (error middleware, then the error handler); a second
+// next() is ignored; a response the middleware ended, with or without
+// next(), is the answer and the route does not run.
 import { markDone } from './kernel.js'
 import { handleError } from './handle-error.js'
 
