@@ -1,7 +1,9 @@
 // The sync fast path allocates no promise: a route whose hooks and handler
 // are synchronous creates zero promises per request, an async handler at
 // most two (its own and one continuation). Counted with async_hooks in a
-// child process over 10,000 real socket requests.
+// child process over 10,000 real socket requests. The same run counts
+// EventEmitters: none per request on wire for a route that never touches
+// req.raw or reply.raw (the compat objects are built on first touch).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fork } from 'node:child_process'
@@ -59,7 +61,7 @@ async function load (port, path, count) {
 }
 
 for (const engine of SOCKET_MODES) {
-  test(`promises per request [${engine}]: 0 for a sync route, ≤ 2 for an async handler`, { timeout: 60_000 }, async (t) => {
+  test(`promises per request [${engine}]: 0 for a sync route, ≤ 2 for an async handler; no EventEmitter of ours for a sync route`, { timeout: 60_000 }, async (t) => {
     const child = fork(new URL('./helpers/promise-server.js', import.meta.url), [engine], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     try {
       const [{ port }] = await once(child, 'message')
@@ -69,15 +71,25 @@ for (const engine of SOCKET_MODES) {
         await ask(child, 'reset')
         const answered = await Promise.all(Array.from({ length: SOCKETS }, () => load(port, path, N / SOCKETS)))
         assert.equal(answered.reduce((a, b) => a + b, 0), N)
-        const { promises } = await ask(child, 'read')
-        return promises
+        return ask(child, 'read')
       }
-      const sync = await measure('/sync')
+      const { promises: sync, emitters } = await measure('/sync')
       t.diagnostic(`sync route: ${sync} promises over ${N} requests`)
       // a handful of fixed promises (IPC, connection set-up) is allowed; one
       // per request would be 10,000
       assert.ok(sync < 50, `sync route: ${sync} promises for ${N} requests`)
-      const asyncCount = await measure('/async')
+      // Nothing is built for req.raw/reply.raw on a route that never
+      // touches them: wire makes no EventEmitter per request; node:http
+      // makes its own two (the IncomingMessage and the ServerResponse).
+      const perRequest = engine === 'wire' ? 0 : 2
+      t.diagnostic(`sync route: ${emitters} EventEmitters over ${N} requests`)
+      assert.ok(emitters < perRequest * N + 50, `sync route: ${emitters} EventEmitters for ${N} requests (${(emitters / N).toFixed(2)} per request)`)
+      // the counter sees what a request does make: the compat objects a
+      // middleware gets on wire, node's own objects on node
+      const { emitters: withMiddleware } = await measure('/middleware')
+      t.diagnostic(`route behind a middleware: ${withMiddleware} EventEmitters over ${N} requests`)
+      assert.ok(withMiddleware >= 2 * N, 'the EventEmitter counter counts (sanity check)')
+      const { promises: asyncCount } = await measure('/async')
       t.diagnostic(`async handler: ${asyncCount} promises over ${N} requests`)
       assert.ok(asyncCount <= 2 * N + 50, `async handler: ${asyncCount} promises for ${N} requests (${(asyncCount / N).toFixed(2)} per request)`)
       assert.ok(asyncCount >= N, 'the async handler was counted (sanity check of the counter)')
