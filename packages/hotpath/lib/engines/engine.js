@@ -76,6 +76,11 @@
  * @property {() => import('node:stream').Readable} bodyStream
  *   the body as a Readable (for preParsing hooks and stream parsers); the
  *   core enforces the limit on what it reads from it
+ * @property {unknown} [body]
+ *   what a body-parsing middleware left (express.json() sets it): the core
+ *   takes it instead of reading the body. A body a middleware drained
+ *   without leaving one: readBody answers HP_ERR_BODY_CONSUMED (node: the
+ *   IncomingMessage is readableEnded), and the route runs with no body.
  */
 
 /**
