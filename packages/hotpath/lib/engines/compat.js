@@ -187,6 +187,35 @@ export class CompatResponse extends EventEmitter {
   }
 
   /**
+   * True when a middleware put its own writeHead, write or end on this
+   * object (on-headers for response-time and morgan, compression): the
+   * reply must go through them to be seen and changed.
+   */
+  get wrapped () {
+    return Object.hasOwn(this, 'writeHead') || Object.hasOwn(this, 'write') || Object.hasOwn(this, 'end')
+  }
+
+  /**
+   * hotpath's reply, written through what middleware put in place of
+   * writeHead/write/end, as node:http's writeHead + end would be; the
+   * original end() hands the result back to the engine (respond()).
+   * @param {number} statusCode
+   * @param {Record<string, string | number | string[]>} headers
+   * @param {string | Buffer | null} body
+   */
+  respondThrough (statusCode, headers, body) {
+    this.statusCode = statusCode
+    this.writeHead(statusCode, headers)
+    if (body === null) this.end()
+    else this.end(body)
+  }
+
+  /** node:http's name for the head written by a first write() or end() */
+  _implicitHeader () {
+    this.writeHead(this.statusCode)
+  }
+
+  /**
    * Called by the engine when the response is done or the connection died.
    * @param {Error | null} err
    */

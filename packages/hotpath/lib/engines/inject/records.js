@@ -133,6 +133,8 @@ export class InjectResponse {
     this.endListener = null
     /** @type {any} */
     this.endArg = null
+    /** the reply is on its way through a middleware's writeHead/write/end */
+    this.throughCompat = false
   }
 
   // ── ResponseHandle (../engine.js) ─────────────────────────────────────
@@ -143,6 +145,12 @@ export class InjectResponse {
    * @param {string | Buffer | null} body
    */
   respond (statusCode, headers, body) {
+    const cres = this.compatRes
+    if (cres !== null && !this.throughCompat && cres.wrapped) {
+      this.throughCompat = true
+      cres.respondThrough(statusCode, headers, body)
+      return
+    }
     checkHeaders(headers)
     this.finish(statusCode, headers, body === null ? EMPTY : typeof body === 'string' ? Buffer.from(body) : body)
   }

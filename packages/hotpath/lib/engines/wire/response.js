@@ -43,6 +43,8 @@ export class WireResponse {
     this.streamLeft = -1
     this.streamHead = ''
     this.streamAscii = true
+    /** the reply is on its way through a middleware's writeHead/write/end */
+    this.throughCompat = false
   }
 
   // ── ResponseHandle (../engine.js) ─────────────────────────────────────
@@ -52,7 +54,16 @@ export class WireResponse {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {string | Buffer | null} body
    */
-  respond (statusCode, headers, body) { write(this.conn, this, statusCode, headers, body) }
+  respond (statusCode, headers, body) {
+    const cres = this.compatRes
+    if (cres !== null && !this.throughCompat && cres.wrapped) {
+      // that request alone takes the slower path: compression, on-headers
+      this.throughCompat = true
+      cres.respondThrough(statusCode, headers, body)
+      return
+    }
+    write(this.conn, this, statusCode, headers, body)
+  }
 
   /**
    * @param {number} statusCode
