@@ -1,5 +1,5 @@
 // Middleware that puts its own writeHead/write/end on the response
-// (response-time through on-headers, compression) sees hotpath's reply go
+// (response-time and morgan through on-headers, compression) sees hotpath's reply go
 // through them and can change it, on both engines and under inject; that
 // request alone takes the slower path.
 import { test, before, after } from 'node:test'
@@ -8,6 +8,7 @@ import http from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import compression from 'compression'
 import responseTime from 'response-time'
+import morgan from 'morgan'
 import { eachMode, setup } from '../helpers/engines.js'
 
 const DATA = { items: Array.from({ length: 50 }, (_, i) => ({ id: i, name: `item number ${i}` })) }
@@ -37,10 +38,13 @@ async function get (s, url, headers) {
 eachMode('middleware that replaces writeHead/write/end', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
+  /** @type {string[]} */
+  const logLines = []
   before(async () => {
     s = await setup(mode, (app) => {
       app.register(async (api) => {
         api.use(responseTime())
+        api.use(morgan(':method :url :status :res[content-length] :response-time ms', { stream: { write: (line) => { logLines.push(line) } } }))
         api.get('/timed', () => ({ ok: true }))
       }, { prefix: '/rt' })
       app.register(async (api) => {
@@ -58,6 +62,15 @@ eachMode('middleware that replaces writeHead/write/end', (mode) => {
     assert.equal(r.statusCode, 200)
     assert.match(String(r.headers['x-response-time']), /^\d+(\.\d+)?ms$/)
     assert.deepEqual(JSON.parse(r.bytes.toString()), { ok: true })
+  })
+
+  test('morgan: one line with the method, the URL, the status, the length and the time', async () => {
+    logLines.length = 0
+    const r = await get(s, '/rt/timed?x=1', {})
+    assert.equal(r.statusCode, 200)
+    for (let i = 0; i < 100 && logLines.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    assert.equal(logLines.length, 1)
+    assert.match(logLines[0], /^GET \/rt\/timed\?x=1 200 11 \d+(\.\d+)? ms\n$/)
   })
 
   test('compression: a gzip body that decompresses to the reply, its length right, Vary: Accept-Encoding', async () => {
