@@ -69,7 +69,10 @@ export class CompatRequest extends Readable {
     const body = this.source = this.raw.bodyStream()
     body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
     body.on('end', () => this.push(null))
-    body.on('error', (err) => this.destroy(err))
+    // As node:http's IncomingMessage does: a client gone mid-body is an
+    // 'error' only to someone listening for it; 'close' tells everyone
+    // else. An 'error' nobody listens for would end the process.
+    body.on('error', (err) => this.destroy(this.listenerCount('error') > 0 ? err : undefined))
   }
 }
 

@@ -6,8 +6,15 @@
 // through the compat request, a Readable of it.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import net from 'node:net'
+import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
 import express from 'express'
-import { eachMode, setup } from '../helpers/engines.js'
+import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+
+/** @type {Error[]} */
+const uncaught = []
+process.on('uncaughtException', (err) => { uncaught.push(err) })
 
 eachMode('bodies read by middleware', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
@@ -54,3 +61,37 @@ eachMode('bodies read by middleware', (mode) => {
     assert.deepEqual(res.json(), { body: 'none' })
   })
 })
+
+eachMode('a client that leaves while a middleware reads the body', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  let closed = 0
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/', () => 'alive')
+      app.register(async (api) => {
+        // listens for data and end only, as many hand-written ones do
+        api.use((/** @type {any} */ req, /** @type {any} */ _res, /** @type {Function} */ next) => {
+          req.on('data', () => {})
+          req.on('close', () => { closed++ })
+          req.on('end', () => next())
+        })
+        api.post('/x', () => 'never')
+      }, { prefix: '/read' })
+    })
+  })
+  after(() => s.close())
+
+  test("costs that request only: no 'error' nobody listens for, 'close' is told, the process answers on", async () => {
+    const socket = net.connect(s.port, '127.0.0.1')
+    socket.on('error', () => {})
+    await once(socket, 'connect')
+    socket.write('POST /read/x HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nabc')
+    await sleep(100)
+    socket.destroy()
+    for (let i = 0; i < 100 && closed === 0; i++) await sleep(10)
+    assert.equal(closed, 1)
+    assert.deepEqual(uncaught, [])
+    assert.equal((await s.request('/')).body, 'alive')
+  })
+}, SOCKET_MODES)
