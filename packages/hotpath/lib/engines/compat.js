@@ -245,6 +245,24 @@ export class CompatResponse extends EventEmitter {
   }
 }
 
+/**
+ * For an engine's respond(): when a middleware replaced the compat
+ * response's writeHead/write/end, the reply goes through them (once: the
+ * original end() comes back to respond()), and this returns true. A request
+ * without such middleware pays one null check.
+ * @param {{ compatRes: CompatResponse | null, throughCompat: boolean }} res
+ * @param {number} statusCode
+ * @param {Record<string, string | number | string[]>} headers
+ * @param {string | Buffer | null} body
+ */
+export function respondThroughMiddleware (res, statusCode, headers, body) {
+  const cres = res.compatRes
+  if (cres === null || res.throughCompat || !cres.wrapped) return false
+  res.throughCompat = true
+  cres.respondThrough(statusCode, headers, body)
+  return true
+}
+
 /** @this {CompatResponse} */
 function emitFinish () { this.emit('finish') }
 /** @this {CompatResponse} */

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
-import { CompatRequest, CompatResponse } from '../compat.js'
+import { CompatRequest, CompatResponse, respondThroughMiddleware } from '../compat.js'
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
 
@@ -145,12 +145,7 @@ export class InjectResponse {
    * @param {string | Buffer | null} body
    */
   respond (statusCode, headers, body) {
-    const cres = this.compatRes
-    if (cres !== null && !this.throughCompat && cres.wrapped) {
-      this.throughCompat = true
-      cres.respondThrough(statusCode, headers, body)
-      return
-    }
+    if (respondThroughMiddleware(this, statusCode, headers, body)) return
     checkHeaders(headers)
     this.finish(statusCode, headers, body === null ? EMPTY : typeof body === 'string' ? Buffer.from(body) : body)
   }

@@ -1,7 +1,7 @@
 // The wire engine's ResponseHandle (../engine.js): the record of one
 // response on its connection, in request order, with the members the core
 // answers through. ./respond.js does the writing.
-import { CompatRequest, CompatResponse } from '../compat.js'
+import { CompatRequest, CompatResponse, respondThroughMiddleware } from '../compat.js'
 import { write, writeStream } from './respond.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
@@ -55,13 +55,8 @@ export class WireResponse {
    * @param {string | Buffer | null} body
    */
   respond (statusCode, headers, body) {
-    const cres = this.compatRes
-    if (cres !== null && !this.throughCompat && cres.wrapped) {
-      // that request alone takes the slower path: compression, on-headers
-      this.throughCompat = true
-      cres.respondThrough(statusCode, headers, body)
-      return
-    }
+    // that request alone takes the slower path: compression, on-headers
+    if (respondThroughMiddleware(this, statusCode, headers, body)) return
     write(this.conn, this, statusCode, headers, body)
   }
 
