@@ -69,7 +69,9 @@ export const headInfo = {
   /** the caller asked for Connection: close */
   close: false,
   /** the caller gave Transfer-Encoding */
-  te: false
+  te: false,
+  /** the caller gave a Date (a proxy passing the upstream's on): the engine adds none */
+  date: false
 }
 
 /**
@@ -83,6 +85,7 @@ export function headerLines (headers, extra) {
   headInfo.length = -1
   headInfo.close = false
   headInfo.te = false
+  headInfo.date = false
   let out = ''
   if (extra !== null) {
     for (const name in extra) {
@@ -100,7 +103,7 @@ export function headerLines (headers, extra) {
 function line (name, value) {
   if (value === undefined) return ''
   checkName(name)
-  const lname = name === 'content-length' ? name : name.length === 14 || name.length === 10 || name.length === 17 ? name.toLowerCase() : ''
+  const lname = name === 'content-length' ? name : name.length === 14 || name.length === 10 || name.length === 17 || name.length === 4 ? name.toLowerCase() : ''
   if (lname === 'content-length') {
     const n = Number(value)
     if (!Number.isSafeInteger(n) || n < 0) {
@@ -117,6 +120,8 @@ function line (name, value) {
     headInfo.te = true
     return ''
   }
+  // sent once, as node:http sends a Date the response set (RFC 9110 §6.6.1)
+  if (lname === 'date') headInfo.date = true
   if (typeof value === 'string') {
     if (!checkValue(name, value)) headInfo.ascii = false
     return name + ': ' + value + '\r\n'
