@@ -34,6 +34,8 @@ export class Context {
     this.errorHandler = null
     /** @type {Function | null} */
     this.notFoundHandler = null
+    /** app.use() was called here: the context answers its unmatched paths itself */
+    this.usesMiddleware = false
     /** @type {ParserTable | null} */
     this.parsers = parent === null ? new ParserTable(null) : null
     /** @type {typeof Request | null} */
@@ -53,6 +55,12 @@ export class Context {
     const out = []
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) out.unshift(c)
     return out
+  }
+
+  /** the not-found handler this context answers with: its own, or the nearest ancestor's */
+  findNotFoundHandler () {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.notFoundHandler !== null) return c.notFoundHandler
+    return null
   }
 
   findErrorHandler () {

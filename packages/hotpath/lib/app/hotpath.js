@@ -196,6 +196,7 @@ export class Hotpath {
     // (err, req, res, next) is error middleware, as in Express: it runs
     // when a route or an earlier middleware fails, before the error handler
     for (const fn of fns) this.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
+    this._ctx.usesMiddleware = true
     return this
   }
 

@@ -60,7 +60,7 @@ export class RouteTable {
   /**
    * At ready(): HEAD for every GET route without its own, each route's
    * pipeline compiled, the exact-path Map, and one not-found route per
-   * context that set a handler (the root always has one).
+   * context that set a handler or uses middleware (the root always has one).
    * @param {import('../app/core.js').Core} core
    * @param {import('../app/context.js').Context[]} contexts  root first
    * @param {Function} defaultNotFound
@@ -86,8 +86,12 @@ export class RouteTable {
     for (const [path, route] of autoHead) if (!NOT_EXACT.test(path)) this.addExact('HEAD', path, route)
     const root = contexts[0]
     for (const ctx of contexts) {
-      if (ctx.notFoundHandler === null && ctx !== root) continue
-      const route = new Route(core, ctx, ctx.instance, { url: '*', method: '*' }, '*', '*', ctx.notFoundHandler ?? defaultNotFound)
+      // A context with middleware answers the paths under its prefix that
+      // match none of its routes too, as an Express router runs its
+      // middleware for every request under its mount path (cors answers a
+      // preflight for which there is no OPTIONS route).
+      if (ctx.notFoundHandler === null && ctx !== root && !(ctx.usesMiddleware && ctx.prefix !== '')) continue
+      const route = new Route(core, ctx, ctx.instance, { url: '*', method: '*' }, '*', '*', ctx.findNotFoundHandler() ?? defaultNotFound)
       route.compile()
       route.parseBody = false
       this.notFound.push({ prefix: ctx.prefix, route })
