@@ -155,7 +155,9 @@ function statusOf (err) {
   if (err instanceof HttpError) return err.statusCode
   const e = /** @type {any} */ (err)
   const status = e?.statusCode ?? e?.status
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : 500
+  // a 4xx or 5xx an error carries is its answer, as Express and Fastify
+  // take it (connect-timeout's 503); a 5xx message stays masked (errorBody)
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600 ? status : 500
 }
 
 /**
