@@ -1,13 +1,21 @@
-// The IncomingMessage/ServerResponse subset connect-style middleware needs
-// (app.use on the wire and inject engines, whose ResponseHandle.compat()
-// returns it): enough for cors, helmet, body-parser and most header
-// middleware. docs/engines.md lists what it leaves out. Headers set here are
-// merged into the response the core writes later (the core's win), exactly
-// as res.setHeader + writeHead merge on node:http.
+// node:http's IncomingMessage and ServerResponse, as the wire and inject
+// engines give them to the code that asks for them: `req.raw`, `reply.raw`
+// and connect middleware (app.use). They are built on first touch
+// (ResponseHandle.compat()), so a route that never asks pays nothing.
+//
+// CompatRequest is a Readable of the body, pulled from the engine's body
+// stream on the first read. CompatResponse is a Writable: a body ended in
+// one end() goes to the engine as one complete response (Content-Length, one
+// socket write); a body written in parts, or piped in (serve-static), is
+// streamed through the engine with backpressure (chunked unless a
+// Content-Length was set), as node:http does. Headers set here are merged
+// into the response the core writes later, the core's own winning, exactly
+// as res.setHeader + writeHead merge on node:http. docs/engines.md lists
+// what node:http has and these objects do not.
 
-import { EventEmitter } from 'node:events'
-import { Readable } from 'node:stream'
+import { Readable, Writable } from 'node:stream'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
+import { installExpressRequest, installExpressResponse } from './express-helpers.js'
 
 /**
  * The engine's request record: a WireRequest, or inject's.
@@ -19,6 +27,7 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
  * @property {string} httpVersion
  * @property {boolean} complete
  * @property {any} socket
+ * @property {Record<string, string>} [trailers]
  * @property {unknown} body  what a body-parsing middleware parsed
  * @property {() => Readable} bodyStream
  */
@@ -27,38 +36,84 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
  * @typedef {object} ResponseRecord
  * @property {boolean} headersSent
  * @property {number} state  3 once finished
+ * @property {boolean} throughCompat  the reply is on its way through this object
  * @property {Record<string, string | number | string[]> | null} extraHeaders
  * @property {(status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} respond
+ * @property {(status: number, headers: Record<string, string | number | string[]>, stream: Readable, done: (err: Error | null) => void) => void} respondStream
  */
 
 /**
- * The request as middleware reads it: a Readable of the body, pulled from
- * the engine's body stream on the first read (body-parser, raw-body), and
- * whatever a middleware sets as `body` is the request's, for the route.
+ * hotpath's request the pair belongs to: Express's req.ip and friends read
+ * its address, host and protocol (its trustProxy setting), and what user
+ * code throws from an engine callback goes to its log.
+ * @typedef {{ log: { error: (obj: object, msg: string) => void }, ip?: string | undefined, ips?: readonly unknown[], hostname?: string | undefined, protocol?: string }} Owner
  */
+
+/** What a later write gets when the response has ended (node:http's code and message). */
+function writeAfterEnd () {
+  return Object.assign(new Error('write after end'), { code: 'ERR_STREAM_WRITE_AFTER_END' })
+}
+
+/** @param {string} what */
+function headersSentError (what) {
+  return Object.assign(new Error(`Cannot ${what} headers after they are sent to the client`), { code: 'ERR_HTTP_HEADERS_SENT' })
+}
+
 export class CompatRequest extends Readable {
-  /** @param {RawRecord} raw */
-  constructor (raw) {
+  /**
+   * @param {RawRecord} raw
+   * @param {Owner} owner  hotpath's request, whose address, host and log these objects use
+   */
+  constructor (raw, owner) {
     super()
     this.raw = raw
+    this._hotpath = owner
     /** @type {Readable | null} the engine's body stream, taken on the first read */
     this.source = null
     this.method = raw.method
     this.url = raw.url
-    this.originalUrl = raw.url
-    this.headers = raw.headers
-    this.rawHeaders = raw.rawHeaders
+    /** @type {string | undefined} set by the first middleware, as Express does */
+    this.originalUrl = undefined
     this.httpVersion = raw.httpVersion
     this.httpVersionMajor = 1
     this.httpVersionMinor = raw.httpVersion === '1.1' ? 1 : 0
+    /** the connection went away before the body was complete (IncomingMessage.aborted) */
+    this.aborted = false
+    /** @type {string[]} */
+    this.rawTrailers = []
   }
 
+  /**
+   * What a listener throws is that request's error, logged: the events
+   * come from the engine's side (a socket's data, a timer) where a throw
+   * would end the process. An 'error' nobody listens for is logged too.
+   * @param {string | symbol} event
+   * @param {...any} args
+   */
+  emit (event, ...args) {
+    return guardedEmit(this, this._hotpath, event, args)
+  }
+
+  get headers () { return this.raw.headers }
+  set headers (value) { this.raw.headers = value }
+  get rawHeaders () { return this.raw.rawHeaders }
+  get trailers () { return this.raw.trailers ?? {} }
   get socket () { return this.raw.socket }
   get connection () { return this.raw.socket }
   get complete () { return this.raw.complete }
 
   get body () { return this.raw.body }
   set body (value) { this.raw.body = value }
+
+  /**
+   * @param {number} ms
+   * @param {() => void} [callback]
+   */
+  setTimeout (ms, callback) {
+    const socket = this.raw.socket
+    if (typeof socket.setTimeout === 'function') socket.setTimeout(ms, callback)
+    return this
+  }
 
   _read () {
     const source = this.source
@@ -69,39 +124,80 @@ export class CompatRequest extends Readable {
     const body = this.source = this.raw.bodyStream()
     body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
     body.on('end', () => this.push(null))
-    // As node:http's IncomingMessage does: a client gone mid-body is an
-    // 'error' only to someone listening for it; 'close' tells everyone
-    // else. An 'error' nobody listens for would end the process.
-    body.on('error', (err) => this.destroy(this.listenerCount('error') > 0 ? err : undefined))
+    body.on('error', (/** @type {any} */ err) => {
+      // The core read the body already (the route's parser): as on
+      // node:http, the stream has ended for a late reader.
+      if (err?.code === 'HP_ERR_BODY_CONSUMED') return this.push(null)
+      this.aborted = true
+      // As node:http's IncomingMessage does: a client gone mid-body is an
+      // 'error' only to someone listening for it; 'close' tells everyone
+      // else. An 'error' nobody listens for would end the process.
+      this.destroy(this.listenerCount('error') > 0 ? err : undefined)
+    })
+  }
+
+  /**
+   * IncomingMessage.destroy() ends the connection too.
+   * @param {Error | null} err
+   * @param {(err: Error | null) => void} callback
+   */
+  _destroy (err, callback) {
+    if (this.source !== null && !this.source.destroyed) this.source.destroy()
+    if (!this.raw.complete && typeof this.raw.socket.destroy === 'function') this.raw.socket.destroy()
+    callback(err)
   }
 }
 
-export class CompatResponse extends EventEmitter {
+export class CompatResponse extends Writable {
   /**
    * @param {ResponseRecord} res
    * @param {CompatRequest} req
-   * @param {{ error: (obj: object, msg: string) => void }} log  where an error thrown by a middleware callback goes
    */
-  constructor (res, req, log) {
-    super()
+  constructor (res, req) {
+    // decodeStrings: _write gets Buffers, whatever the encoding written
+    super({ decodeStrings: true, emitClose: false, autoDestroy: false })
     this.res = res
     this.req = req
     this.statusCode = 200
     /** @type {string | undefined} */
     this.statusMessage = undefined
-    /** @type {Buffer[]} */
-    this.chunks = []
-    this.writableEnded = false
-    this.finished = false
     this.locals = Object.create(null)
-    this.log = log
+    this.sendDate = true
+    /** writeHead() ran (node:http: `_header` is set); headers are frozen from here */
+    this.headWritten = false
+    /** @type {Readable | null} the body on its way to the engine, once a write() came before end() */
+    this.outlet = null
+    /** @type {(() => void) | null} a _write callback waiting for the engine to take more */
+    this.waiting = null
+    /** @type {((err?: Error | null) => void) | null} _final's callback, called when the engine is done */
+    this.finalCallback = null
+    /** the engine reported the response written (true) or cut off */
+    this.ended = false
+    /** @type {Record<string, string> | null} */
+    this.trailers = null
     if (res.extraHeaders === null) res.extraHeaders = {}
   }
 
-  get headersSent () { return this.res.headersSent }
-  get writableFinished () { return this.res.state === 3 }
+  /** where what user code throws from an engine callback is logged */
+  get log () { return this.req._hotpath.log }
+
+  /**
+   * As CompatRequest.emit: a throwing listener ('finish' in a logger, a
+   * 'drain' handler) and an 'error' nobody listens for are logged.
+   * @param {string | symbol} event
+   * @param {...any} args
+   */
+  emit (event, ...args) {
+    return guardedEmit(this, this.req._hotpath, event, args)
+  }
+
+  get headersSent () { return this.headWritten || this.res.headersSent }
+  get finished () { return this.writableEnded }
   get socket () { return this.req.socket }
   get connection () { return this.req.socket }
+  /** node:http's head string once written; middleware tests it for truth (compression, on-headers) */
+  get _header () { return this.headWritten ? 'HTTP/1.1 ' + this.statusCode : null }
+  get _headerSent () { return this.res.headersSent }
 
   /** @returns {Record<string, string | number | string[]>} */
   get store () { return /** @type {Record<string, string | number | string[]>} */ (this.res.extraHeaders) }
@@ -111,10 +207,10 @@ export class CompatResponse extends EventEmitter {
    * @param {string | number | readonly string[]} value
    */
   setHeader (name, value) {
-    if (this.res.headersSent) throw Object.assign(new Error('Cannot set headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
+    if (this.headersSent) throw headersSentError('set')
     // node:http's own checks, thrown here as ServerResponse.setHeader throws
     // them (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR): a bad header is the
-    // middleware's error now, not one that surfaces when the head is written.
+    // caller's error now, not one that surfaces when the head is written.
     validateHeaderName(name)
     if (Array.isArray(value)) for (const v of value) validateHeaderValue(name, v)
     else validateHeaderValue(name, /** @type {any} */ (value))
@@ -122,10 +218,25 @@ export class CompatResponse extends EventEmitter {
     return this
   }
 
+  /**
+   * Adds to a header instead of replacing it (node:http 18.3).
+   * @param {string} name
+   * @param {string | readonly string[]} value
+   */
+  appendHeader (name, value) {
+    const key = String(name).toLowerCase()
+    const had = this.store[key]
+    if (had === undefined) return this.setHeader(name, value)
+    const list = Array.isArray(had) ? had.slice() : [String(had)]
+    if (Array.isArray(value)) list.push(...value.map(String))
+    else list.push(String(value))
+    return this.setHeader(name, list)
+  }
+
   /** @param {string} name */
   getHeader (name) { return this.store[String(name).toLowerCase()] }
 
-  getHeaders () { return { ...this.store } }
+  getHeaders () { return Object.assign(Object.create(null), this.store) }
 
   getHeaderNames () { return Object.keys(this.store) }
 
@@ -134,7 +245,7 @@ export class CompatResponse extends EventEmitter {
 
   /** @param {string} name */
   removeHeader (name) {
-    if (this.res.headersSent) throw Object.assign(new Error('Cannot remove headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' })
+    if (this.headersSent) throw headersSentError('remove')
     delete this.store[String(name).toLowerCase()]
   }
 
@@ -144,49 +255,178 @@ export class CompatResponse extends EventEmitter {
    * @param {any} [headers]
    */
   writeHead (statusCode, reason, headers) {
-    if (typeof reason !== 'string') headers = reason
-    this.statusCode = statusCode
+    if (this.headWritten || this.res.headersSent) throw headersSentError('write')
+    if (typeof reason === 'string') this.statusMessage = reason
+    else headers = reason
+    const code = statusCode | 0
+    if (code < 100 || code > 999) throw Object.assign(new RangeError(`Invalid status code: ${statusCode}`), { code: 'ERR_HTTP_INVALID_STATUS_CODE' })
+    this.statusCode = code
+    // writeHead's headers win over setHeader's, as on node:http; they are
+    // set before the head is frozen
+    this.headWritten = false
     if (headers != null) {
       if (Array.isArray(headers)) {
-        for (let i = 0; i + 1 < headers.length; i += 2) this.setHeader(headers[i], headers[i + 1])
+        if (headers.length > 0 && Array.isArray(headers[0])) for (const [k, v] of headers) this.setHeader(k, v)
+        else for (let i = 0; i + 1 < headers.length; i += 2) this.appendHeader(headers[i], headers[i + 1])
       } else {
-        for (const k of Object.keys(headers)) this.setHeader(k, headers[k])
+        for (const k of Object.keys(headers)) if (headers[k] !== undefined) this.setHeader(k, headers[k])
       }
     }
+    this.headWritten = true
     return this
   }
 
+  /** node:http's name for the head written by a first write() or end() */
+  _implicitHeader () {
+    this.writeHead(this.statusCode)
+  }
+
+  /** Starts the response now: the head goes out with the first body bytes. */
+  flushHeaders () {
+    if (!this.headWritten) this._implicitHeader()
+    if (this.outlet === null && !this.writableEnded) this.openOutlet()
+  }
+
+  /** @param {Record<string, string> | [string, string][]} headers */
+  addTrailers (headers) {
+    // kept for code that reads them back; the engines write no trailers
+    // (docs/engines.md)
+    this.trailers = Object.assign(this.trailers ?? {}, Array.isArray(headers) ? Object.fromEntries(headers) : headers)
+  }
+
   /**
-   * Buffers until end(): the response goes out in one write (no streaming
-   * through the compat object).
-   * @param {string | Buffer | Uint8Array} chunk
-   * @param {any} [encoding]
-   * @param {any} [cb]
+   * @param {number} ms
+   * @param {() => void} [callback]
    */
-  write (chunk, encoding, cb) {
-    if (this.writableEnded) return false
-    if (typeof encoding === 'function') cb = encoding
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? /** @type {BufferEncoding} */ (encoding) : 'utf8') : Buffer.from(chunk))
-    if (typeof cb === 'function') queueMicrotask(() => this.call(cb))
-    return true
+  setTimeout (ms, callback) {
+    this.req.setTimeout(ms, callback)
+    return this
+  }
+
+  /** The 1xx interim responses: the engines send 100 Continue themselves. */
+  writeContinue () {}
+  writeProcessing () {}
+  writeEarlyHints () {}
+
+  /**
+   * @param {any} chunk
+   * @param {any} [encoding]
+   * @param {any} [callback]
+   */
+  write (chunk, encoding, callback) {
+    if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
+    if (this.writableEnded) {
+      this.failLate(callback)
+      return false
+    }
+    if (!this.headWritten) this._implicitHeader()
+    return super.write(chunk, encoding, callback)
   }
 
   /**
    * @param {any} [chunk]
    * @param {any} [encoding]
-   * @param {any} [cb]
+   * @param {any} [callback]
    */
-  end (chunk, encoding, cb) {
-    if (typeof chunk === 'function') { cb = chunk; chunk = undefined }
-    if (typeof encoding === 'function') { cb = encoding; encoding = undefined }
-    if (this.writableEnded) return this
-    if (chunk != null) this.write(chunk, encoding)
-    this.writableEnded = true
-    if (typeof cb === 'function') this.once('finish', cb)
-    const body = this.chunks.length === 0 ? null : this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks)
-    this.chunks = []
-    this.res.respond(this.statusCode, {}, body)
+  end (chunk, encoding, callback) {
+    if (typeof chunk === 'function') { callback = chunk; chunk = undefined }
+    if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
+    if (this.writableEnded) {
+      if (typeof callback === 'function') {
+        if (this.writableFinished) queueMicrotask(() => this.call(() => callback(Object.assign(new Error('Cannot call end after a stream was finished'), { code: 'ERR_STREAM_ALREADY_FINISHED' }))))
+        else this.once('finish', callback)
+      }
+      return this
+    }
+    if (!this.headWritten) this._implicitHeader()
+    if (this.outlet === null && this.writableLength === 0 && !this.destroyed) {
+      // Nothing written before: the whole response goes to the engine at
+      // once, with its Content-Length, as one socket write.
+      const body = chunk == null ? null : typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+      // ended first: the engine may report the response written at once
+      // (inject), and finish() then finds the Writable ending
+      super.end(callback)
+      this.res.throughCompat = true
+      this.res.respond(this.statusCode, {}, body)
+      return this
+    }
+    super.end(chunk, encoding, callback)
     return this
+  }
+
+  /**
+   * @param {Buffer} chunk
+   * @param {BufferEncoding} _encoding
+   * @param {() => void} callback
+   */
+  _write (chunk, _encoding, callback) {
+    if (this.outlet === null) this.openOutlet()
+    const outlet = /** @type {Readable} */ (this.outlet)
+    // a destroyed outlet (HEAD, 204, a client gone) takes the bytes nowhere
+    if (outlet.destroyed || outlet.push(chunk)) callback()
+    else this.waiting = callback
+  }
+
+  /** @param {(err?: Error | null) => void} callback */
+  _final (callback) {
+    if (this.outlet !== null) this.outlet.push(null)
+    if (this.ended) callback()
+    else this.finalCallback = callback
+  }
+
+  /**
+   * res.destroy() ends the connection, as on node:http.
+   * @param {Error | null} err
+   * @param {(err: Error | null) => void} callback
+   */
+  _destroy (err, callback) {
+    if (this.outlet !== null && !this.outlet.destroyed) this.outlet.destroy()
+    if (!this.ended) {
+      const socket = this.req.socket
+      if (typeof socket.destroy === 'function') socket.destroy()
+    }
+    // As ServerResponse.destroy(err) does: the error goes with the socket,
+    // and the response only closes (an 'error' nobody listens for would
+    // end the process).
+    callback(null)
+    // 'close' once, here or in finish()
+    if (!this.ended) {
+      this.ended = true
+      this.emit('close')
+    }
+  }
+
+  /** The body is written in parts: the engine streams it from here on. */
+  openOutlet () {
+    const outlet = this.outlet = new Readable({
+      read: () => {
+        const waiting = this.waiting
+        if (waiting !== null) {
+          this.waiting = null
+          waiting()
+        }
+      }
+    })
+    this.res.throughCompat = true
+    this.res.respondStream(this.statusCode, {}, outlet, (err) => {
+      const waiting = this.waiting
+      this.waiting = null
+      if (waiting !== null) waiting()
+      if (err !== null && !this.ended) this.destroy()
+    })
+  }
+
+  /**
+   * A write after end(): node:http calls back with the error and emits it;
+   * here it is emitted only to a listener, so it cannot end the process.
+   * @param {any} callback
+   */
+  failLate (callback) {
+    const err = writeAfterEnd()
+    process.nextTick(() => {
+      if (typeof callback === 'function') this.call(() => callback(err))
+      this.emit('error', err)
+    })
   }
 
   /**
@@ -213,27 +453,62 @@ export class CompatResponse extends EventEmitter {
     else this.end(body)
   }
 
-  /** node:http's name for the head written by a first write() or end() */
-  _implicitHeader () {
-    this.writeHead(this.statusCode)
+  /**
+   * hotpath's streamed reply through the middleware's replacements: the
+   * head, then the stream piped in (compression compresses it as it goes).
+   * @param {number} statusCode
+   * @param {Record<string, string | number | string[]>} headers
+   * @param {Readable} stream
+   * @param {(err: Error | null) => void} done
+   */
+  streamThrough (statusCode, headers, stream, done) {
+    this.statusCode = statusCode
+    this.writeHead(statusCode, headers)
+    let called = false
+    /** @param {Error | null} err */
+    const once = (err) => {
+      if (called) return
+      called = true
+      done(err)
+    }
+    stream.once('error', (err) => {
+      once(err)
+      this.destroy()
+    })
+    this.once('finish', () => once(null))
+    this.once('close', () => once(this.writableFinished ? null : Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' })))
+    stream.pipe(this)
   }
 
   /**
-   * Called by the engine when the response is done or the connection died.
+   * Called by the engine when the response is done (err null) or the
+   * connection died.
    * @param {Error | null} err
    */
   finish (err) {
+    if (this.ended) return
+    this.ended = true
     if (err === null) {
-      this.finished = true
-      this.call(emitFinish)
+      // 'finish' comes from the Writable once _final is done; a response
+      // the core wrote without this object ends it here
+      this.once('finish', closeAfterFinish)
+      const callback = this.finalCallback
+      if (callback !== null) {
+        this.finalCallback = null
+        callback()
+      } else if (!this.writableEnded) {
+        /** @type {any} */ (Writable.prototype.end).call(this)
+      }
+    } else {
+      this.destroy()
+      this.emit('close')
     }
-    this.call(emitClose)
   }
 
   /**
-   * Runs middleware code from the engine's side (a listener, a write
-   * callback): what it throws is that request's error, logged, and never
-   * reaches the connection code or the process.
+   * Runs user code from the engine's side (a listener, a write callback):
+   * what it throws is that request's error, logged, and never reaches the
+   * connection code or the process.
    * @param {(this: CompatResponse) => void} fn
    */
   call (fn) {
@@ -244,6 +519,9 @@ export class CompatResponse extends EventEmitter {
     }
   }
 }
+
+installExpressRequest(CompatRequest.prototype)
+installExpressResponse(CompatResponse.prototype)
 
 /**
  * For an engine's respond(): when a middleware replaced the compat
@@ -263,7 +541,45 @@ export function respondThroughMiddleware (res, statusCode, headers, body) {
   return true
 }
 
+/**
+ * The same for respondStream().
+ * @param {{ compatRes: CompatResponse | null, throughCompat: boolean }} res
+ * @param {number} statusCode
+ * @param {Record<string, string | number | string[]>} headers
+ * @param {Readable} stream
+ * @param {(err: Error | null) => void} done
+ */
+export function streamThroughMiddleware (res, statusCode, headers, stream, done) {
+  const cres = res.compatRes
+  if (cres === null || res.throughCompat || !cres.wrapped) return false
+  res.throughCompat = true
+  cres.streamThrough(statusCode, headers, stream, done)
+  return true
+}
+
 /** @this {CompatResponse} */
-function emitFinish () { this.emit('finish') }
-/** @this {CompatResponse} */
-function emitClose () { this.emit('close') }
+function closeAfterFinish () { this.emit('close') }
+
+/**
+ * @param {import('node:events').EventEmitter} target
+ * @param {Owner} owner
+ * @param {string | symbol} event
+ * @param {any[]} args
+ */
+function guardedEmit (target, owner, event, args) {
+  const listeners = target.rawListeners(event)
+  if (listeners.length === 0) {
+    if (event === 'error') owner.log.error({ err: args[0] }, 'an error on the request or response objects, with no listener')
+    return false
+  }
+  // each listener on its own: one that throws does not keep the others
+  // (the 'close' after 'finish') from running
+  for (const listener of listeners) {
+    try {
+      Reflect.apply(/** @type {Function} */ (listener), target, args)
+    } catch (err) {
+      owner.log.error({ err }, `a '${String(event)}' listener threw`)
+    }
+  }
+  return true
+}

@@ -114,14 +114,15 @@
  *   timeout). Called exactly once; asked after the end, at once, the way
  *   the response ended. `arg` is the core's own object (the reply), so the
  *   listener is a module-level function and nothing is stored on `res`.
- * @property {() => import('node:stream').Duplex} hijack
- *   hands the socket to user code; the engine stops managing this request
- * @property {(log: { error: (obj: object, msg: string) => void }) => any} compat
- *   a ServerResponse-like object, with the IncomingMessage-like request as
- *   its `req`, for connect middleware (app.use). node: the
- *   ServerResponse itself. wire and inject: ../compat.js (docs/engines.md
- *   lists the subset), which logs to `log` what a middleware callback
- *   throws.
+ * @property {(owner: import('./compat.js').Owner) => any} compat
+ *   node:http's ServerResponse for this response, with the IncomingMessage
+ *   as its `req`: what `reply.raw`, `req.raw` and connect middleware get,
+ *   asked for only by code that reads them. node: the ServerResponse
+ *   itself. wire and inject: ./compat.js, built on the first call: a
+ *   Writable that answers through respond() (a body ended at once) or
+ *   respondStream() (a body written in parts). `owner`, hotpath's request,
+ *   gives Express's req.ip and friends and the log for what user code
+ *   throws from an engine callback.
  */
 
 /**

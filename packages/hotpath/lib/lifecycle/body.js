@@ -20,7 +20,7 @@ const EMPTY = Buffer.alloc(0)
 export function bodyStage (reply) {
   const route = reply.route
   if (route.parseBody) {
-    const raw = reply.request.raw
+    const raw = reply.request._incoming
     if (raw.hasBody || raw.headers['content-type'] !== undefined) {
       readBody(reply)
       return
@@ -32,7 +32,7 @@ export function bodyStage (reply) {
 /** @param {Reply} reply */
 function readBody (reply) {
   const req = reply.request
-  const raw = req.raw
+  const raw = req._incoming
   // A middleware (app.use) read the body already: express.json() and the
   // other body-parser middlewares leave what they parsed as `body`; a body
   // stream read to its end leaves nothing to read (waiting for it would
@@ -108,7 +108,7 @@ function bodyError (reply, err, limit) {
  */
 function readParsedStream (reply, stream) {
   const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
-  const raw = reply.request.raw
+  const raw = reply.request._incoming
   if (!raw.hasBody && stream === raw.bodyStream()) {
     runParser(reply, EMPTY)
     return

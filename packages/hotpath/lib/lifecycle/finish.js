@@ -15,7 +15,7 @@ import { handleError } from './handle-error.js'
 export function ensureFinishListener (reply) {
   if (reply._listening) return
   reply._listening = true
-  reply.raw.onEnd(onFinished, reply)
+  reply._res.onEnd(onFinished, reply)
 }
 
 /**
@@ -80,7 +80,7 @@ export function timeoutReply (reply, ms) {
   const route = reply.route
   abortSignal(req, new DOMException('The request timed out', 'TimeoutError'))
   if (route.onTimeout !== null) runDetached(route.onTimeout, route.instance, req, reply)
-  if (reply._readingBody && req.raw.complete === false) {
+  if (reply._readingBody && req._incoming.complete === false) {
     // The body is being read and the client has not finished sending it:
     // the client is late, not the handler (408, RFC 9110 §15.5.9). A body
     // nobody reads (a preParsing hook replaced it) is not the client's

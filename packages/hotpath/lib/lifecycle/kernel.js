@@ -35,14 +35,28 @@ export function park (reply, thenable, onValue, onError) {
   reply._onValue = onValue
   reply._onError = onError
   if (reply._onResolve === null) {
-    reply._onResolve = (/** @type {unknown} */ value) => {
-      if (!reply._done) /** @type {Continuation} */ (reply._onValue)(reply, value)
+    // made once per reply and reused by every park; unpark() drops them,
+    // and a promise settling later then finds itself no longer current
+    const onResolve = (/** @type {unknown} */ value) => {
+      if (!reply._done && reply._onResolve === onResolve) /** @type {Continuation} */ (reply._onValue)(reply, value)
     }
-    reply._onReject = (/** @type {unknown} */ err) => {
-      if (!reply._done) /** @type {Failure} */ (reply._onError)(reply, err)
+    const onReject = (/** @type {unknown} */ err) => {
+      if (!reply._done && reply._onReject === onReject) /** @type {Failure} */ (reply._onError)(reply, err)
     }
+    reply._onResolve = onResolve
+    reply._onReject = onReject
   }
   thenable.then(reply._onResolve, reply._onReject)
+}
+
+/**
+ * Something else takes the request over (a middleware's late error): what
+ * it is parked on no longer continues it when it settles.
+ * @param {Reply} reply
+ */
+export function unpark (reply) {
+  reply._onResolve = null
+  reply._onReject = null
 }
 
 /**

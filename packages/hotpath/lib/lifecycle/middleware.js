@@ -11,9 +11,10 @@
 // Whatever a middleware does, one request cannot take the process down: a
 // synchronous throw, next(err) and a rejected promise (an async middleware)
 // go to the error path (error middleware, then the error handler); a second
-// next() is ignored; a response the middleware ended, with or without
+// next() is ignored unless it brings an error (then, as in Express, the
+// error answers if nothing has yet); a response the middleware ended, with or without
 // next(), is the answer and the route does not run.
-import { markDone } from './kernel.js'
+import { markDone, unpark } from './kernel.js'
 import { handleError } from './handle-error.js'
 
 /**
@@ -34,7 +35,7 @@ export function middlewareHook (mw, mount = '') {
     // A request no route matched is not an error to Express's error
     // middleware: hotpath's 404 answers it.
     if (forErrors && /** @type {any} */ (failure)?.code === 'HP_ERR_NOT_FOUND') return
-    const cres = reply.raw.compat(req.log)
+    const cres = reply._res.compat(req)
     const creq = cres.req
     const url = creq.url
     if (creq.originalUrl === undefined) creq.originalUrl = url
@@ -51,13 +52,22 @@ export function middlewareHook (mw, mount = '') {
       creq.url = rest === '' ? '/' : rest[0] === '?' ? '/' + rest : rest
     }
     let state = 0 // 0 pending, 1 next() called, 2 the response ended first
+    let returned = false
     /** @type {unknown} */
     let error
     /** @type {(() => void) | null} set once the middleware returned without next() */
     let settle = null
     /** @param {unknown} [err] */
     const next = (err) => {
-      if (state !== 0) return
+      if (state !== 0) {
+        // A later next(err), after the middleware returned, while the
+        // request is still on its way (connect-timeout's 503 while the
+        // route works) is the request's error, as in Express: it answers,
+        // and the route's own answer later is dropped. Once answered, it
+        // can only be logged.
+        if (err && state === 1 && returned && !forErrors) lateError(reply, err)
+        return
+      }
       state = 1
       error = err
       if (base !== undefined) {
@@ -67,6 +77,7 @@ export function middlewareHook (mw, mount = '') {
       if (settle !== null) settle()
     }
     const r = forErrors ? mw(failure, creq, cres, next) : mw(creq, cres, next)
+    returned = true
     // An async middleware's rejection is its next(err), as in Express 5.
     if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r)).then === 'function') {
       /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => {
@@ -74,7 +85,7 @@ export function middlewareHook (mw, mount = '') {
         else reply.request.log.error({ err }, 'middleware failed after calling next()')
       })
     }
-    if (reply.raw.headersSent) {
+    if (cres.headersSent) {
       // The middleware answered (e.g. a CORS preflight), whether or not it
       // also called next(): its response is the one, the route does not run.
       answered(reply, error)
@@ -102,13 +113,28 @@ export function middlewareHook (mw, mount = '') {
       cres.once('finish', ended)
       cres.once('close', ended)
     }).then(() => {
-      if (reply.raw.headersSent || state === 2) answered(reply, undefined)
+      if (cres.headersSent || state === 2) answered(reply, undefined)
       else adoptHeaders(reply, cres)
     }, (err) => {
-      if (reply.raw.headersSent) answered(reply, err)
+      if (cres.headersSent) answered(reply, err)
       else if (!forErrors) throw err
     })
   }
+}
+
+/**
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {unknown} err
+ */
+function lateError (reply, err) {
+  if (reply._done) {
+    reply.request.log.error({ err }, 'middleware reported an error after the response was sent')
+    return
+  }
+  // whatever the lifecycle waits on now (a handler's promise) no longer
+  // goes on when it settles: the error path takes the request
+  unpark(reply)
+  handleError(reply, err)
 }
 
 /**

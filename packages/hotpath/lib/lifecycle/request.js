@@ -14,7 +14,8 @@ export class Request {
    * @param {import('../routing/route.js').Route} route
    */
   constructor (raw, params, route) {
-    this.raw = raw
+    /** the engine's request record (../engines/engine.js, RawRequest) */
+    this._incoming = raw
     this.params = params
     /** @type {unknown} */
     this.body = undefined
@@ -35,15 +36,26 @@ export class Request {
   }
 
   /**
+   * node:http's IncomingMessage for this request: itself on the node
+   * engine; on wire and under inject a compatible object built on this
+   * first read (../engines/compat.js), so a route that never reads it
+   * allocates nothing for it.
+   * @returns {import('node:http').IncomingMessage}
+   */
+  get raw () {
+    return this.reply.raw.req
+  }
+
+  /**
    * node:http builds IncomingMessage.headers from rawHeaders on first read;
    * a route that never looks at headers never pays for it.
    */
   get headers () {
-    return this.raw.headers
+    return this._incoming.headers
   }
 
   set headers (value) {
-    this.raw.headers = value
+    this._incoming.headers = value
   }
 
   /** The path without the query string. */
@@ -70,7 +82,7 @@ export class Request {
   }
 
   get id () {
-    if (this._id === undefined) this._id = this.route.app.genReqId(this.raw)
+    if (this._id === undefined) this._id = this.route.app.genReqId(this._incoming)
     return this._id
   }
 
@@ -93,14 +105,14 @@ export class Request {
   /** The client address, honouring trustProxy. */
   get ip () {
     const app = this.route.app
-    const socketAddress = this.raw.socket.remoteAddress
+    const socketAddress = this._incoming.socket.remoteAddress
     if (app.trustProxy === null) return socketAddress
     return proxyAddress(socketAddress, this.headers['x-forwarded-for'], app.trustProxy)
   }
 
   /** The socket peer, then the forwarded hops trustProxy vouches for, closest first. */
   get ips () {
-    return proxyAddresses(this.raw.socket.remoteAddress, this.headers['x-forwarded-for'], this.route.app.trustProxy)
+    return proxyAddresses(this._incoming.socket.remoteAddress, this.headers['x-forwarded-for'], this.route.app.trustProxy)
   }
 
   /** The host the client asked for, without the port, honouring trustProxy. */
@@ -121,7 +133,7 @@ export class Request {
   }
 
   get protocol () {
-    if (this.raw.socket.encrypted === true) return 'https'
+    if (this._incoming.socket.encrypted === true) return 'https'
     if (this.route.app.trustProxy !== null && isTrustedPeer(this)) {
       const proto = this.headers['x-forwarded-proto']
       if (typeof proto === 'string') return proto.split(',')[0].trim().toLowerCase()
@@ -149,6 +161,6 @@ export class Request {
 function isTrustedPeer (req) {
   const trust = req.route.app.trustProxy
   if (trust === null) return false
-  const address = req.raw.socket.remoteAddress
+  const address = req._incoming.socket.remoteAddress
   return trust(address ?? '', 0)
 }

@@ -21,7 +21,7 @@ export function writeError (reply, err, cause) {
   const close = h !== null && typeof h.connection === 'string' && h.connection.toLowerCase() === 'close'
   reply.statusCode = err.statusCode
   reply.request.log.error({ err: cause ?? err }, 'request failed')
-  writeFixedError(reply.raw, err, close)
+  writeFixedError(reply._res, err, close)
 }
 
 /**

@@ -11,7 +11,8 @@ export class Reply {
    * @param {import('../routing/route.js').Route} route
    */
   constructor (res, request, route) {
-    this.raw = res
+    /** the engine's response handle (../engines/engine.js, ResponseHandle) */
+    this._res = res
     this.request = request
     this.route = route
     this.statusCode = 200
@@ -159,9 +160,19 @@ export class Reply {
       this._done = true
       this.sent = true
       if (this._tracked) this.route.app.inFlight.untrack(this)
-      this.raw.hijack()
     }
     return this
+  }
+
+  /**
+   * node:http's ServerResponse for this request: itself on the node engine;
+   * on wire and under inject a compatible Writable built on this first read
+   * (../engines/compat.js), so a route that never reads it allocates
+   * nothing for it. Headers set on it are part of the reply.
+   * @returns {import('node:http').ServerResponse & { req: import('node:http').IncomingMessage }}
+   */
+  get raw () {
+    return this._res.compat(this.request)
   }
 
   /** ms since the request started (0 when logging is off and nothing asked earlier). */

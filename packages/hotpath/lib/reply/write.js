@@ -49,7 +49,7 @@ export function writeReply (reply, payload) {
   const headers = buildHeaders(reply, type, body)
   markDone(reply)
   try {
-    reply.raw.respond(status, headers, body)
+    reply._res.respond(status, headers, body)
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
@@ -111,7 +111,7 @@ function writeStreamed (reply, payload, kind) {
   markDone(reply)
   reply._payload = stream
   try {
-    reply.raw.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+    reply._res.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err))
   } catch (err) {
     // A header the engine refuses (a CR/LF in a value, a name that is not a
     // token): the same fallback 500 as for a body reply, and nothing of the
@@ -131,7 +131,7 @@ function streamDone (reply, err) {
   reply._payload = undefined
   if (err === null) return
   if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') return
-  if (!reply.raw.headersSent) {
+  if (!reply._res.headersSent) {
     // Failed before its first byte: the error handler can still answer.
     reply._done = false
     reply.sent = false

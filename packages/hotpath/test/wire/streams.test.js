@@ -1,6 +1,6 @@
 // Streamed responses on the wire engine: chunked on HTTP/1.1, close-delimited
 // on HTTP/1.0, errors before and after the head, backpressure against a
-// client that never reads (memory stays bounded), and the upgrade, hijack
+// client that never reads (memory stays bounded), and the upgrade
 // and graceful-close handoffs.
 
 import { test } from 'node:test'
@@ -131,16 +131,6 @@ test("upgrade requests go to the server's 'upgrade' listeners with the socket an
   assert.match(got, /^HTTP\/1\.1 101 /)
   assert.equal(s.engine.connections.size, 0, 'the engine no longer manages the socket')
   socket.destroy()
-})
-
-test('hijack hands the socket over', async (t) => {
-  const s = await serve({}, (engine, req, res) => {
-    const socket = res.hijack()
-    socket.end('HTTP/1.1 200 OK\r\nContent-Length: 7\r\nConnection: close\r\n\r\nhijackd')
-  })
-  t.after(() => s.close())
-  const { text } = await exchange(s.port, 'GET / HTTP/1.1\r\n' + H + '\r\n')
-  assert.equal(responses(text)[0].body, 'hijackd')
 })
 
 test('close(): in-flight requests finish, idle sockets close, new connections are refused', async () => {

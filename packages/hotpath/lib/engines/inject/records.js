@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
-import { CompatRequest, CompatResponse, respondThroughMiddleware } from '../compat.js'
+import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
 
@@ -159,6 +159,7 @@ export class InjectResponse {
    * @param {(err: Error | null) => void} done
    */
   respondStream (statusCode, headers, stream, done) {
+    if (streamThroughMiddleware(this, statusCode, headers, stream, done)) return
     checkHeaders(headers)
     /** @type {Buffer[]} */
     const chunks = []
@@ -204,16 +205,10 @@ export class InjectResponse {
     this.endArg = arg
   }
 
-  hijack () {
-    // nothing will be written through hotpath: answer with what we have
-    this.finish(this.compatRes === null ? 200 : this.compatRes.statusCode, {}, EMPTY)
-    return /** @type {any} */ (null)
-  }
-
-  /** @param {{ error: (obj: object, msg: string) => void }} log */
-  compat (log) {
+  /** @param {import('../compat.js').Owner} owner */
+  compat (owner) {
     // the objects wire gives connect middleware, on a socket-less record
-    if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req)), log)
+    if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
     return this.compatRes
   }
 
@@ -238,7 +233,8 @@ export class InjectResponse {
     const payload = this.req.method === 'HEAD' || status === 204 || status === 304 ? EMPTY : body
     if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = String(body.length)
     const text = payload.toString('utf8')
-    this.resolve({
+    /** @type {InjectResult} */
+    const result = {
       statusCode: status,
       statusMessage: statusText(status),
       headers: all,
@@ -246,7 +242,7 @@ export class InjectResponse {
       payload: text,
       rawPayload: payload,
       json () { return JSON.parse(text) }
-    })
+    }
     const listener = this.endListener
     if (listener !== null) {
       const arg = this.endArg
@@ -255,7 +251,15 @@ export class InjectResponse {
       queueMicrotask(() => listener(arg, null))
     }
     const compat = this.compatRes
-    if (compat !== null) queueMicrotask(() => compat.finish(null))
+    if (compat === null || compat.ended) {
+      this.resolve(result)
+      return
+    }
+    // As light-my-request does, the result comes after the response's
+    // 'finish': what a middleware does on it (morgan's line) has happened
+    // when inject() resolves.
+    compat.once('close', () => this.resolve(result))
+    compat.finish(null)
   }
 }
 

@@ -5,6 +5,7 @@
 // them.
 import http from 'node:http'
 import { createError } from '../../errors.js'
+import { installExpressRequest } from '../express-helpers.js'
 
 export class NodeRequest extends http.IncomingMessage {
   /** @param {import('node:net').Socket} socket */
@@ -12,6 +13,8 @@ export class NodeRequest extends http.IncomingMessage {
     super(socket)
     /** @type {BodyReader | null} the body being buffered by readBody */
     this.bodyReader = null
+    /** @type {import('../compat.js').Owner | undefined} hotpath's request, once req.raw or middleware asked (../express-helpers.js) */
+    this._hotpath = undefined
   }
 
   /** a body follows: Content-Length > 0 or chunked */
@@ -131,3 +134,5 @@ function readerEnd () { /** @type {BodyReader} */ (this.bodyReader).onEnd() }
 function readerClose () { /** @type {BodyReader} */ (this.bodyReader).onClose() }
 /** @this {NodeRequest} @param {Error} err */
 function readerError (err) { /** @type {BodyReader} */ (this.bodyReader).onError(err) }
+
+installExpressRequest(NodeRequest.prototype)

@@ -5,6 +5,7 @@
 import http from 'node:http'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
+import { installExpressResponse } from '../express-helpers.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
@@ -89,14 +90,15 @@ export class NodeResponse extends http.ServerResponse {
     this.on('close', onResClose)
   }
 
-  hijack () {
-    return /** @type {import('node:stream').Duplex} */ (this.socket)
-  }
-
-  /** The ServerResponse itself, for connect middleware. */
-  compat () {
+  /**
+   * The ServerResponse itself, for reply.raw and connect middleware.
+   * @param {import('../compat.js').Owner} owner
+   */
+  compat (owner) {
     // middleware may set headers on it: respond() checks those too
     this.compatUsed = true
+    const req = /** @type {any} */ (this.req)
+    req._hotpath = owner
     return this
   }
 }
@@ -227,3 +229,5 @@ function lengthGuard (length) {
 function lengthMismatch () {
   return Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' })
 }
+
+installExpressResponse(NodeResponse.prototype)

@@ -321,7 +321,7 @@ export class Connection {
   }
 
   /**
-   * Stops managing the socket (upgrade, hijack).
+   * Stops managing the socket (an upgrade).
    * @returns {import('node:net').Socket}
    */
   detach () {

@@ -1,7 +1,7 @@
 // The wire engine's ResponseHandle (../engine.js): the record of one
 // response on its connection, in request order, with the members the core
 // answers through. ./respond.js does the writing.
-import { CompatRequest, CompatResponse, respondThroughMiddleware } from '../compat.js'
+import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
 import { write, writeStream } from './respond.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
@@ -66,7 +66,10 @@ export class WireResponse {
    * @param {import('node:stream').Readable} source
    * @param {(err: Error | null) => void} done
    */
-  respondStream (statusCode, headers, source, done) { writeStream(this.conn, this, statusCode, headers, source, done) }
+  respondStream (statusCode, headers, source, done) {
+    if (streamThroughMiddleware(this, statusCode, headers, source, done)) return
+    writeStream(this.conn, this, statusCode, headers, source, done)
+  }
 
   /**
    * @template T
@@ -84,14 +87,9 @@ export class WireResponse {
     this.endArg = arg
   }
 
-  hijack () {
-    this.state = 3
-    return this.conn.detach()
-  }
-
-  /** @param {{ error: (obj: object, msg: string) => void }} log */
-  compat (log) {
-    if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req), log)
+  /** @param {import('../compat.js').Owner} owner */
+  compat (owner) {
+    if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req, owner))
     return this.compatRes
   }
 
