@@ -122,9 +122,14 @@ export class CompatRequest extends Readable {
       return
     }
     const body = this.source = this.raw.bodyStream()
+    let settled = false
     body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
-    body.on('end', () => this.push(null))
+    body.on('end', () => {
+      settled = true
+      this.push(null)
+    })
     body.on('error', (/** @type {any} */ err) => {
+      settled = true
       // The core read the body already (the route's parser): as on
       // node:http, the stream has ended for a late reader.
       if (err?.code === 'HP_ERR_BODY_CONSUMED') return this.push(null)
@@ -133,6 +138,17 @@ export class CompatRequest extends Readable {
       // 'error' only to someone listening for it; 'close' tells everyone
       // else. An 'error' nobody listens for would end the process.
       this.destroy(this.listenerCount('error') > 0 ? err : undefined)
+    })
+    // A body stream the engine closed before anyone listened (the body
+    // was consumed, or the client had gone): ended, or aborted.
+    body.on('close', () => {
+      if (settled) return
+      if (/** @type {any} */ (this.raw).aborted === true) {
+        this.aborted = true
+        this.destroy()
+      } else {
+        this.push(null)
+      }
     })
   }
 

@@ -46,6 +46,8 @@ export class InjectRequest {
     this._socket = null
     /** @type {unknown} what a body-parsing middleware parsed (through the compat request) */
     this.body = undefined
+    /** readBody took the body */
+    this.consumed = false
   }
 
   /** What middleware and req.ip find: a socket-like record, never written to. */
@@ -78,12 +80,15 @@ export class InjectRequest {
     // read through bodyStream() already (a middleware)
     if (this.stream !== null) return done(createError('HP_ERR_BODY_CONSUMED'))
     const body = this.payload ?? EMPTY
+    this.consumed = true
     if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
     else done(null, body)
   }
 
   bodyStream () {
-    if (this.stream === null) this.stream = Readable.from(this.payload === null ? [] : [this.payload])
+    // after readBody (the route's parser), the body has been read: a late
+    // reader finds it ended, as on node:http
+    if (this.stream === null) this.stream = Readable.from(this.payload === null || this.consumed ? [] : [this.payload])
     return this.stream
   }
 }

@@ -1,0 +1,227 @@
+// req.raw and reply.raw are node:http's request and response on every
+// engine and under inject: a Readable request, a Writable response that can
+// be piped into and written in parts, the ServerResponse header API, the
+// members Express adds, and hijack() leaving the answer to reply.raw.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import { Readable, Stream } from 'node:stream'
+import { eachMode, setup } from '../helpers/engines.js'
+
+/**
+ * The raw bytes of a response as a client receives them, with the head's
+ * lines (to count a field) and the times the body's parts arrived.
+ * @param {Awaited<ReturnType<typeof setup>>} s
+ * @param {{ method?: string, url: string, headers?: Record<string, string>, payload?: string }} o
+ */
+async function fetchRaw (s, o) {
+  if (s.mode === 'inject') {
+    const r = await s.app.inject(o)
+    return { statusCode: r.statusCode, headers: r.headers, rawHeaders: Object.entries(r.headers).flatMap(([k, v]) => [v].flat().map((x) => [k, x])).flat(), body: r.body, parts: 1 }
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: s.port, method: o.method ?? 'GET', path: o.url, headers: o.headers, agent: false }, (res) => {
+      /** @type {Buffer[]} */
+      const chunks = []
+      res.on('data', (c) => chunks.push(c))
+      res.on('end', () => resolve({ statusCode: /** @type {number} */ (res.statusCode), headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString(), parts: chunks.length }))
+    })
+    req.on('error', reject)
+    req.end(o.payload)
+  })
+}
+
+eachMode('req.raw and reply.raw', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {any[]} */
+  const seen = []
+  /** @type {any[]} */
+  const lines = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/types', (req, reply) => {
+        seen.push({
+          readable: req.raw instanceof Readable,
+          // node:http's ServerResponse is a (legacy) Stream, not a Writable
+          writable: reply.raw instanceof Stream && typeof reply.raw.write === 'function',
+          same: reply.raw.req === req.raw,
+          method: req.raw.method,
+          url: req.raw.url,
+          httpVersion: req.raw.httpVersion,
+          major: req.raw.httpVersionMajor,
+          host: req.raw.headers.host,
+          rawHeaders: req.raw.rawHeaders.length > 0,
+          address: typeof req.raw.socket.remoteAddress,
+          ip: /** @type {any} */ (req.raw).ip,
+          path: /** @type {any} */ (req.raw).path,
+          get: /** @type {any} */ (req.raw).get('X-Thing')
+        })
+        return { ok: true }
+      })
+      app.get('/pipe', (req, reply) => {
+        reply.raw.setHeader('content-type', 'text/plain')
+        Readable.from(['one ', 'two ', 'three']).pipe(reply.raw)
+        return reply
+      })
+      app.get('/parts', (req, reply) => {
+        const res = reply.raw
+        res.statusCode = 201
+        res.setHeader('x-a', '1')
+        res.appendHeader('x-a', '2')
+        res.write('first ')
+        assert.equal(res.headersSent, true)
+        setTimeout(() => res.end('last'), 20)
+        return reply
+      })
+      app.get('/once', (req, reply) => {
+        reply.raw.writeHead(202, { 'content-type': 'text/plain', 'x-b': 'b' })
+        reply.raw.end('whole', () => seen.push('end callback'))
+        return reply
+      })
+      app.get('/header-api', (req, reply) => {
+        const res = reply.raw
+        res.setHeader('X-Up', ['a', 'b'])
+        const names = res.getHeaderNames()
+        const has = res.hasHeader('x-up')
+        res.removeHeader('x-up')
+        reply.header('x-names', names.join(',')).header('x-had', String(has)).header('x-left', String(res.hasHeader('x-up')))
+        return 'ok'
+      })
+      app.get('/late-write', (req, reply) => {
+        reply.raw.end('done')
+        reply.raw.write('too late')
+        return reply
+      })
+      app.get('/listener-throws', (req, reply) => {
+        reply.raw.on('finish', () => { throw new Error('from a finish listener') })
+        reply.raw.end('answered')
+        return reply
+      })
+      app.post('/body-after-parse', async (req) => {
+        // the route's parser read the body: the stream has ended for a late reader
+        const chunks = []
+        for await (const c of req.raw) chunks.push(c)
+        return { parsed: req.body, late: Buffer.concat(chunks).length }
+      })
+      app.get('/express', (req, reply) => {
+        const res = /** @type {any} */ (reply.raw)
+        res.status(418).set('x-c', 'c').json({ teapot: true })
+        return reply
+      })
+      app.get('/redirect', (req, reply) => {
+        /** @type {any} */ (reply.raw).redirect(301, '/elsewhere')
+        return reply
+      })
+      app.get('/hijack', (req, reply) => {
+        reply.hijack()
+        setTimeout(() => reply.raw.end('written after hijack'), 5)
+      })
+      app.head('/pipe-head', (req, reply) => {
+        Readable.from(['not ', 'sent']).pipe(reply.raw)
+        return reply
+      })
+    }, { logger: { level: 'error', stream: { write: (/** @type {string} */ l) => { lines.push(JSON.parse(l)) } } } })
+  })
+  after(() => s.close())
+
+  test('they are a Readable and a Writable with the IncomingMessage fields code reads', async () => {
+    seen.length = 0
+    const res = await fetchRaw(s, { url: '/types?q=1', headers: { host: 'example.com', 'x-thing': 'yes' } })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(seen, [{
+      readable: true,
+      writable: true,
+      same: true,
+      method: 'GET',
+      url: '/types?q=1',
+      httpVersion: '1.1',
+      major: 1,
+      host: 'example.com',
+      rawHeaders: true,
+      address: 'string',
+      ip: '127.0.0.1',
+      path: '/types',
+      get: 'yes'
+    }])
+  })
+
+  test('a stream piped into reply.raw is the response body', async () => {
+    const res = await fetchRaw(s, { url: '/pipe' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-type'], 'text/plain')
+    assert.equal(res.body, 'one two three')
+  })
+
+  test('write() then end() later: streamed, with the status and headers set before the first write', async () => {
+    const res = await fetchRaw(s, { url: '/parts' })
+    assert.equal(res.statusCode, 201)
+    assert.equal(res.body, 'first last')
+    assert.match(String(res.headers['x-a']), /^1, ?2$|^1,2$/)
+    if (mode !== 'inject') {
+      assert.equal(res.headers['transfer-encoding'], 'chunked')
+      assert.ok(res.parts >= 2, 'the first part went out before the end')
+    }
+  })
+
+  test('writeHead() and one end(): one response with its length; the end callback runs', async () => {
+    seen.length = 0
+    const res = await fetchRaw(s, { url: '/once' })
+    assert.equal(res.statusCode, 202)
+    assert.equal(res.headers['x-b'], 'b')
+    // node:http sends a body after an explicit writeHead chunked; wire and
+    // inject know it whole and give its length
+    if (mode !== 'node') assert.equal(String(res.headers['content-length']), '5')
+    assert.equal(res.body, 'whole')
+    for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    assert.deepEqual(seen, ['end callback'])
+  })
+
+  test('the header API of ServerResponse, and headers set there are the reply\'s', async () => {
+    const res = await fetchRaw(s, { url: '/header-api' })
+    assert.equal(res.headers['x-names'], 'x-up')
+    assert.equal(res.headers['x-had'], 'true')
+    assert.equal(res.headers['x-left'], 'false')
+  })
+
+  test('a write after end() and a throwing listener are logged; the answer stands and the server stays up', { skip: mode === 'node' && 'node:http emits the events itself' }, async () => {
+    lines.length = 0
+    const late = await fetchRaw(s, { url: '/late-write' })
+    assert.equal(late.body, 'done')
+    const threw = await fetchRaw(s, { url: '/listener-throws' })
+    assert.equal(threw.body, 'answered')
+    for (let i = 0; i < 50 && lines.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    assert.deepEqual(lines.map((l) => l.err?.code ?? l.err?.message).sort(), ['ERR_STREAM_WRITE_AFTER_END', 'from a finish listener'])
+    assert.equal((await fetchRaw(s, { url: '/once' })).statusCode, 202)
+  })
+
+  test('after the route\'s parser read the body, req.raw has ended for a late reader', async () => {
+    const res = await fetchRaw(s, { method: 'POST', url: '/body-after-parse', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(JSON.parse(res.body), { parsed: { a: 1 }, late: 0 })
+  })
+
+  test('Express\'s res.status().set().json() and res.redirect()', async () => {
+    const res = await fetchRaw(s, { url: '/express' })
+    assert.equal(res.statusCode, 418)
+    assert.equal(res.headers['x-c'], 'c')
+    assert.match(String(res.headers['content-type']), /^application\/json/)
+    assert.deepEqual(JSON.parse(res.body), { teapot: true })
+    const moved = await fetchRaw(s, { url: '/redirect' })
+    assert.equal(moved.statusCode, 301)
+    assert.equal(moved.headers.location, '/elsewhere')
+  })
+
+  test('hijack(): hotpath stops, reply.raw answers', async () => {
+    const res = await fetchRaw(s, { url: '/hijack' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, 'written after hijack')
+  })
+
+  test('HEAD: a stream piped into reply.raw sends no body, and the connection goes on', async () => {
+    const res = await fetchRaw(s, { method: 'HEAD', url: '/pipe-head' })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, '')
+    assert.equal((await fetchRaw(s, { url: '/pipe' })).body, 'one two three')
+  })
+})
