@@ -68,9 +68,9 @@ export type Payload =
 export type HotpathLogger = Logger
 
 /**
- * The request as the engine received it. On the `node` engine this is an
- * `http.IncomingMessage`; on the `wire` engine a smaller object with the same
- * four fields below (docs/engines.md).
+ * The request as the engine received it, as `genReqId` gets it: on the `node`
+ * engine an `http.IncomingMessage`, on `wire` and under inject the engine's
+ * own record with these fields (docs/engines.md).
  */
 export interface RawRequest {
   method: string
@@ -80,10 +80,20 @@ export interface RawRequest {
 }
 
 /**
- * The response handle of the engine: an `http.ServerResponse` on the `node`
- * engine, hotpath's own response object on `wire`. Write through `reply`.
+ * `req.raw`: node:http's request. On `node` the `http.IncomingMessage`
+ * itself; on `wire` and under inject a Readable with the same members, built
+ * on first read (docs/engines.md). What middleware sets on it (`cookies`,
+ * `session`, `user`, `file`) is read from here; declare it by augmenting
+ * `http.IncomingMessage`.
  */
-export type RawResponse = object
+export type RawNodeRequest = IncomingMessage
+
+/**
+ * `reply.raw`: node:http's response. On `node` the `http.ServerResponse`
+ * itself; on `wire` and under inject a Writable with the same members, built
+ * on first read. Headers set on it are part of the reply.
+ */
+export type RawResponse = ServerResponse<IncomingMessage> & { req: IncomingMessage }
 
 // ---------------------------------------------------------------------------
 // Request and reply
@@ -119,7 +129,8 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   readonly signal: AbortSignal
   /** The options the route was declared with (url with its prefix). */
   readonly routeOptions: RouteOptions & { prefix: string }
-  raw: RawRequest
+  /** node:http's request (docs/engines.md), built on first read on `wire`. */
+  readonly raw: RawNodeRequest
 }
 
 export interface HotpathReply<G extends RouteGeneric = {}> {
@@ -158,7 +169,8 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
   /** ms since the request started (0 when logging is off). */
   readonly elapsedTime: number
   readonly request: HotpathRequest<G>
-  raw: RawResponse
+  /** node:http's response (docs/engines.md), built on first read on `wire`; after `hijack()`, answer through it. */
+  readonly raw: RawResponse
 }
 
 // ---------------------------------------------------------------------------

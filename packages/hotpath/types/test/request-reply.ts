@@ -37,7 +37,13 @@ app.get('/r', (req, reply) => {
 
 app.get('/redirect', (req, reply) => reply.redirect('/elsewhere'))
 app.get('/redirect301', (req, reply) => reply.redirect('/elsewhere', 301))
-app.get('/hijack', (req, reply) => { reply.hijack() })
+app.get('/hijack', (req, reply) => {
+  reply.hijack()
+  // node:http's objects on every engine: piping and writing type-check
+  expectTypeOf(reply.raw.writeHead(200, { 'content-type': 'text/plain' })).toBe<typeof reply.raw>()
+  req.raw.pipe(reply.raw)
+  expectTypeOf(reply.raw.req.url).toBe<string | undefined>()
+})
 
 // A reply typed by the route's Reply only accepts that payload
 app.get<{ Reply: { id: number } }>('/typed', (req, reply) => {
