@@ -7,6 +7,20 @@ export const fmtPct = (f) => (f == null ? '—' : `${(f * 100).toFixed(1)} %`)
 export const fmtMiB = (b) => (b == null ? '—' : `${(b / 1048576).toFixed(0)} MiB`)
 export const fmtUs = (us) => (us == null ? '—' : `${us.toFixed(1)}`)
 
+/**
+ * The target a scenario's ratios are taken against: node-http, or the
+ * scenario's own baseline where node:http does not serve it (middleware).
+ * Results written before scenarios had one have node-http.
+ * @param {{ baseline?: string }} scenario an entry of results.scenarios
+ */
+export const baselineOf = (scenario) => scenario.baseline ?? 'node-http'
+
+/** The baseline's label for a column head: "node:http", "Express". */
+export function baselineLabel (results, scenario) {
+  const id = baselineOf(scenario)
+  return results.targets.find((t) => t.id === id)?.label ?? id
+}
+
 /** Median req/s of `target` over median req/s of `vs`, in one run. */
 export function ratioOf (summaries, { node, scenario, target, vs = 'node-http' }) {
   const a = summaries.find((s) => s.node === node && s.scenario === scenario && s.target === target)

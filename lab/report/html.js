@@ -5,7 +5,7 @@
 // given time"), then the figures as a table.
 
 import { LATENCY_PERCENTILES } from '../runner/stats.js'
-import { fmtInt, fmtMs, fmtRatio, fmtPct, fmtMiB, fmtUs, ratioOf } from './format.js'
+import { fmtInt, fmtMs, fmtRatio, fmtPct, fmtMiB, fmtUs, ratioOf, baselineOf, baselineLabel } from './format.js'
 import { evaluateGoals } from './goals.js'
 import { ratioMatrix } from './table.js'
 
@@ -97,17 +97,19 @@ export function renderHtml (results) {
   for (const node of e.nodes) {
     for (const sc of results.scenarios) {
       const list = results.summaries.filter((s) => s.node === node && s.scenario === sc.id)
+      const vs = baselineOf(sc)
+      const vsLabel = escapeHtml(baselineLabel(results, sc))
       const timed = list.filter((s) => s.state === 'timed' && s.rps.median != null).sort((a, b) => b.rps.median - a.rps.median)
-      const bars = timed.map((s) => ({ label: s.target, color: colors.get(s.target), median: s.rps.median, min: s.rps.min, max: s.rps.max, ratio: ratioOf(results.summaries, { node, scenario: sc.id, target: s.target }) }))
+      const bars = timed.map((s) => ({ label: s.target, color: colors.get(s.target), median: s.rps.median, min: s.rps.min, max: s.rps.max, ratio: ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs }) }))
       const curves = timed.map((s) => ({ label: s.target, color: colors.get(s.target), latency: s.latency }))
-      const rows = timed.map((s) => `<tr><td>${escapeHtml(s.target)}</td><td>${fmtInt(s.rps.median)}</td><td>${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}</td><td>${fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target }))}</td><td>${fmtMs(s.latency[50])}</td><td>${fmtMs(s.latency[90])}</td><td>${fmtMs(s.latency[99])}</td><td>${fmtMs(s.latency[99.9])}</td><td>${fmtMs(s.latency[100])}</td><td>${fmtUs(s.cpuUsPerReq.median)}</td><td>${fmtMiB(s.rss.max)}</td><td>${fmtPct(s.gcShare)}</td><td>${headBytesOf(results, node, sc.id, s.target) ?? '—'}</td><td>${escapeHtml(s.flags.join(', '))}</td></tr>`)
+      const rows = timed.map((s) => `<tr><td>${escapeHtml(s.target)}</td><td>${fmtInt(s.rps.median)}</td><td>${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}</td><td>${fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs }))}</td><td>${fmtMs(s.latency[50])}</td><td>${fmtMs(s.latency[90])}</td><td>${fmtMs(s.latency[99])}</td><td>${fmtMs(s.latency[99.9])}</td><td>${fmtMs(s.latency[100])}</td><td>${fmtUs(s.cpuUsPerReq.median)}</td><td>${fmtMiB(s.rss.max)}</td><td>${fmtPct(s.gcShare)}</td><td>${headBytesOf(results, node, sc.id, s.target) ?? '—'}</td><td>${escapeHtml(s.flags.join(', '))}</td></tr>`)
       const others = list.filter((s) => s.state !== 'timed').map((s) => `<li><b>${escapeHtml(s.target)}</b>: ${escapeHtml(s.state)}${s.reason ? ` — ${escapeHtml(s.reason)}` : ''}</li>`)
       sections.push(`<section id="${escapeHtml(sc.id)}-${escapeHtml(node)}">
 <h2>${escapeHtml(sc.id)}${e.nodes.length > 1 ? ` · node ${escapeHtml(node)}` : ''}</h2>
 <p class="note">${escapeHtml(sc.title)}${sc.pipelining > 1 ? ` · pipelining ${sc.pipelining}` : ''}</p>
-${timed.length ? `<h3>Requests per second (median of ${results.options.rounds}, whiskers: min–max; × raw node:http)</h3>${barChart(bars)}
+${timed.length ? `<h3>Requests per second (median of ${results.options.rounds}, whiskers: min–max; × ${vsLabel})</h3>${barChart(bars)}
 <h3>Latency by percentile</h3>${latencyChart(curves)}
-<table><thead><tr><th>target</th><th>req/s</th><th>min–max</th><th>× node:http</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>CPU µs/req</th><th>peak RSS</th><th>GC</th><th>head bytes</th><th>notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No target was timed.</p>'}
+<table><thead><tr><th>target</th><th>req/s</th><th>min–max</th><th>× ${vsLabel}</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>CPU µs/req</th><th>peak RSS</th><th>GC</th><th>head bytes</th><th>notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No target was timed.</p>'}
 ${others.length ? `<ul class="problems">${others.join('')}</ul>` : ''}
 </section>`)
     }

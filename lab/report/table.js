@@ -1,6 +1,7 @@
-// The terminal table: one block per scenario, targets by median req/s.
+// The terminal table: one block per scenario, targets by median req/s, with
+// the ratio to the scenario's baseline (node:http unless it names another).
 
-import { fmtInt, fmtMs, fmtRatio, fmtPct, fmtMiB, fmtUs, ratioOf } from './format.js'
+import { fmtInt, fmtMs, fmtRatio, fmtPct, fmtMiB, fmtUs, ratioOf, baselineOf, baselineLabel } from './format.js'
 
 function pad (cells, widths, aligns) {
   return cells.map((c, i) => (aligns[i] === 'l' ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')
@@ -20,11 +21,12 @@ export function renderTable (results) {
   const many = results.env.nodes.length > 1
   for (const node of results.env.nodes) {
     for (const sc of results.scenarios) {
-      const rows = [['target', 'req/s', 'min–max', '× node:http', 'p50', 'p99', 'CPU µs/req', 'peak RSS', 'GC', 'notes']]
+      const vs = baselineOf(sc)
+      const rows = [['target', 'req/s', 'min–max', `× ${baselineLabel(results, sc)}`, 'p50', 'p99', 'CPU µs/req', 'peak RSS', 'GC', 'notes']]
       const list = results.summaries.filter((s) => s.node === node && s.scenario === sc.id)
       const timed = list.filter((s) => s.state === 'timed').sort((a, b) => (b.rps.median ?? 0) - (a.rps.median ?? 0))
       for (const s of timed) {
-        rows.push([s.target, fmtInt(s.rps.median), `${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}`, fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target })),
+        rows.push([s.target, fmtInt(s.rps.median), `${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}`, fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs })),
           fmtMs(s.latency[50]), fmtMs(s.latency[99]), fmtUs(s.cpuUsPerReq.median), fmtMiB(s.rss.max), fmtPct(s.gcShare), s.flags.join(', ')])
       }
       for (const s of list.filter((x) => x.state !== 'timed')) rows.push([s.target, s.state, '', '', '', '', '', '', '', ''])

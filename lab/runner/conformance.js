@@ -1,8 +1,10 @@
 // Conformance: before a target is timed on a scenario, it must answer that
-// scenario's request correctly (status, media type, exact body bytes), with
-// pipelining when the scenario pipelines, and answer the scenario's bad
-// inputs with the right 4xx. A target that fails is never timed.
+// scenario's request correctly (status, media type, exact body bytes, and
+// the headers and content coding a scenario asks for), with pipelining when
+// the scenario pipelines, and answer the scenario's bad inputs with the right
+// 4xx. A target that fails is never timed.
 
+import zlib from 'node:zlib'
 import { exchange } from './http-client.js'
 
 /** Media type without parameters, lower-case: 'application/json; charset=utf-8' → 'application/json'. */
@@ -18,7 +20,7 @@ export function charsetOf (value) {
 
 /**
  * What is wrong with one response, as a list of sentences (empty when right).
- * @param {{ status: number, type?: string, body?: string }} expect
+ * @param {import('../scenarios/index.js').LabExpect} expect
  * @param {import('./http-client.js').RawResponse} res
  * @returns {string[]}
  */
@@ -36,10 +38,32 @@ export function checkResponse (expect, res) {
     const cs = charsetOf(ct)
     if (cs !== null && cs !== 'utf-8') problems.push(`charset ${cs}, expected utf-8 or none`)
   }
+  for (const [name, want] of Object.entries(expect.headers || {})) {
+    const got = res.headers[name]
+    const ok = got !== undefined && (want instanceof RegExp ? want.test(got) : got === want)
+    if (!ok) problems.push(`${name} ${JSON.stringify(got ?? null)}, expected ${want instanceof RegExp ? `to match ${want}` : JSON.stringify(want)}`)
+  }
+  // The body is compared as the client reads it: decoded when a coding is
+  // expected; a body the client did not ask to be coded must come as it is.
+  let body = res.body
+  const coding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+  const wantCoding = expect.encoding ?? 'identity'
+  if (coding !== wantCoding && (expect.encoding || expect.body !== undefined)) {
+    problems.push(`content-encoding ${JSON.stringify(res.headers['content-encoding'] ?? null)}, expected ${expect.encoding ?? 'none'}`)
+    return problems
+  }
+  if (expect.encoding === 'gzip') {
+    try {
+      body = zlib.gunzipSync(res.body)
+    } catch (err) {
+      problems.push(`body is not valid gzip: ${err.message}`)
+      return problems
+    }
+  }
   if (expect.body !== undefined) {
     const want = Buffer.from(expect.body)
-    if (!res.body.equals(want)) {
-      const got = res.body.length > 120 ? `${res.body.length} bytes` : JSON.stringify(res.body.toString())
+    if (!body.equals(want)) {
+      const got = body.length > 120 ? `${body.length} bytes` : JSON.stringify(body.toString())
       const exp = want.length > 120 ? `${want.length} bytes` : JSON.stringify(expect.body)
       problems.push(`body ${got}, expected ${exp}`)
     }

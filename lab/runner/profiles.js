@@ -62,5 +62,17 @@ export const profiles = {
       { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'p99', ratio: 1, source: 'issue 4 (p99 below node:http)' },
       { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'rss', ratio: 1, source: 'issue 4 (RSS no higher)' }
     ]
+  },
+  middleware: {
+    description: 'the same Express middleware stack on Express, Polka and both hotpath engines (about 2 minutes; wrk when installed)',
+    loader: 'prefer-wrk',
+    targets: ['express', 'polka', 'hotpath-node', 'hotpath-wire'],
+    scenarios: ['middleware'],
+    duration: 3,
+    warmup: 2,
+    rounds: 5,
+    goals: [
+      { scenario: 'middleware', target: 'hotpath-wire', vs: 'express', metric: 'rps', ratio: 1.5, source: 'team goal: Express middleware on wire' }
+    ]
   }
 }

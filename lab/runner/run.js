@@ -99,7 +99,7 @@ export async function runBench (opts, { log, progress }) {
         profile: opts.profile, targets: targetList.map((t) => t.id), scenarios: scenarios.map((s) => s.id), duration: opts.duration,
         warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, pipelining: opts.pipelining, loader: opts.loader, cmd: opts.cmd, url: opts.cmd ? opts.url : undefined
       },
-      scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, pipelining: opts.pipelining ?? s.pipelining ?? 1 })),
+      scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, pipelining: opts.pipelining ?? s.pipelining ?? 1, baseline: s.baseline ?? 'node-http' })),
       targets: targetList.map((t) => ({ id: t.id, label: t.label })),
       status: [],
       samples: [],

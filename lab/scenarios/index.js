@@ -6,7 +6,14 @@
 // "the same response bytes across targets" checkable.
 
 /** @typedef {{ method: string, path: string, headers?: Record<string,string>, body?: string }} LabRequest */
-/** @typedef {{ status: number, type?: string, body?: string }} LabExpect */
+/**
+ * @typedef {object} LabExpect
+ * @property {number} status
+ * @property {string} [type]                            media type, without parameters
+ * @property {string} [body]                            exact bytes (after decoding, with `encoding`)
+ * @property {'gzip'} [encoding]                        the Content-Encoding the body must come in
+ * @property {Record<string, string | RegExp>} [headers] lower-case name → exact value, or a pattern it must match
+ */
 /**
  * @typedef {object} Scenario
  * @property {string} id
@@ -14,6 +21,7 @@
  * @property {LabRequest} request        the timed request
  * @property {LabExpect} expect          what every target must answer to it
  * @property {number} [pipelining]       requests in flight per connection (default 1)
+ * @property {string} [baseline]         the target ratios are taken against (default node-http)
  * @property {{ name: string, request: LabRequest, expect: LabExpect }[]} [extraChecks]
  *   conformance checks that are not timed (bad input must get its 4xx)
  */
@@ -67,7 +75,23 @@ export const responseSchemas = {
   hello: { type: 'object', properties: { hello: { type: 'string' } } },
   params: { type: 'object', properties: { user: { type: 'string' }, post: { type: 'string' } } },
   echo: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' } } },
-  hooks: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } } }
+  hooks: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } } },
+  order: {
+    type: 'object',
+    properties: {
+      customer: { type: 'string' },
+      coupon: { type: 'string' },
+      items: {
+        type: 'array',
+        items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' }, priceCents: { type: 'integer' }, totalCents: { type: 'integer' } } }
+      },
+      totalCents: { type: 'integer' },
+      recommendations: {
+        type: 'array',
+        items: { type: 'object', properties: { sku: { type: 'string' }, name: { type: 'string' }, priceCents: { type: 'integer' }, stock: { type: 'integer' } } }
+      }
+    }
+  }
 }
 
 /** The 1 KiB body of `json-post`, padded to exactly 1024 bytes. */
@@ -103,6 +127,48 @@ export const payloadSizes = { 'payload-1k': 1024, 'payload-100k': 100 * 1024, 'p
 
 /** The response of the `hooks` route: one field set by each of its three hooks. */
 export const hooksBody = JSON.stringify({ a: 1, b: 2, c: 3 })
+
+/** The small JSON order the `middleware` scenario posts: the cost measured is the middleware's, not JSON.parse's. */
+export const orderBody = JSON.stringify({ customer: 'ada@example.com', items: [{ sku: 'SKU-1001', qty: 2 }, { sku: 'SKU-1004', qty: 1 }], coupon: 'WELCOME' })
+
+/** The fixed catalogue the order route prices from and recommends (integers only: every serializer writes them alike). */
+const catalogue = Array.from({ length: 20 }, (_, i) => ({ sku: `SKU-${1000 + i}`, name: `Analytical engine part ${i}`, priceCents: 950 + 125 * i, stock: (i * 7) % 13 }))
+
+/**
+ * What the `middleware` route answers to an order: the order priced, and the
+ * catalogue as recommendations, so that the answer (about 1.8 KiB) is above
+ * compression()'s 1 KiB threshold and is really gzipped.
+ * @param {{ customer: string, coupon: string, items: { sku: string, qty: number }[] }} order
+ */
+export function orderSummaryOf (order) {
+  const items = order.items.map(({ sku, qty }) => {
+    const priceCents = catalogue.find((c) => c.sku === sku)?.priceCents ?? 0
+    return { sku, qty, priceCents, totalCents: qty * priceCents }
+  })
+  return { customer: order.customer, coupon: order.coupon, items, totalCents: items.reduce((sum, i) => sum + i.totalCents, 0), recommendations: catalogue }
+}
+
+const orderSummaryBody = JSON.stringify(orderSummaryOf(JSON.parse(orderBody)))
+
+/** A browser's cross-origin POST that accepts gzip: cors() and compression() both have work to do. */
+const orderHeaders = { 'content-type': 'application/json', origin: 'https://shop.example.com', 'accept-encoding': 'gzip' }
+
+/** The preflight a browser sends before that POST: cors() answers it alone. */
+const preflightHeaders = { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }
+
+/**
+ * Headers the four middlewares must have set on the order's answer, on every
+ * target: cors() with its defaults, four of helmet()'s defaults (values of
+ * helmet 8), compression()'s Vary.
+ */
+const setByMiddleware = {
+  'access-control-allow-origin': '*',
+  'content-security-policy': "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline';upgrade-insecure-requests",
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  vary: /(^|,)\s*accept-encoding\s*(,|$)/i
+}
 
 const jsonHeaders = { 'content-type': 'application/json' }
 
@@ -160,6 +226,24 @@ export const scenarios = [
     title: 'a route behind three hooks (two sync, one async)',
     request: { method: 'GET', path: '/hooks' },
     expect: { status: 200, type: JSON_TYPE, body: hooksBody }
+  },
+  {
+    id: 'middleware',
+    title: 'POST a small JSON order through cors, helmet, compression, express.json; 1.8 KiB JSON answer, gzipped',
+    request: { method: 'POST', path: '/orders', headers: orderHeaders, body: orderBody },
+    // The body is compared after gunzip, not as gzip bytes: those are zlib's
+    // work, the same on every target of one Node version (409 bytes on Node
+    // 20; test/middleware.test.js checks they are identical), but under
+    // --node the servers' zlib need not be the runner's.
+    expect: { status: 200, type: JSON_TYPE, encoding: 'gzip', body: orderSummaryBody, headers: setByMiddleware },
+    // Only targets that run Express middleware unmodified serve it; node:http
+    // is not among them, so ratios are taken against Express.
+    baseline: 'express',
+    extraChecks: [
+      { name: 'malformed JSON', request: { method: 'POST', path: '/orders', headers: orderHeaders, body: '{"customer":' }, expect: { status: 400 } },
+      { name: 'CORS preflight', request: { method: 'OPTIONS', path: '/orders', headers: preflightHeaders }, expect: { status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE', 'access-control-allow-headers': 'content-type' } } },
+      { name: 'without Accept-Encoding', request: { method: 'POST', path: '/orders', headers: jsonHeaders, body: orderBody }, expect: { status: 200, type: JSON_TYPE, body: orderSummaryBody } }
+    ]
   },
   {
     id: 'pipelined',

@@ -7,13 +7,13 @@ import Ajv from 'ajv'
 import { serverKind, payloadSizeOf, payloadString, postBodySchema } from '../scenarios/index.js'
 
 export const scenarioId = process.env.LAB_SCENARIO || 'hello'
-/** hello | params | json-post | delay-1ms | payload | hooks */
+/** hello | params | json-post | delay-1ms | payload | hooks | middleware */
 export const kind = serverKind(scenarioId)
 export const port = Number(process.env.PORT || 3000)
 export const host = process.env.HOST || '127.0.0.1'
 export const payload = kind === 'payload' ? payloadString(payloadSizeOf(scenarioId)) : ''
 
-export { decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, hooksBody } from '../scenarios/index.js'
+export { decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, hooksBody, orderSummaryOf } from '../scenarios/index.js'
 
 /** For frameworks without built-in validation: the same compiled JSON Schema validator. */
 export const validateBody = new Ajv({ allErrors: false }).compile(postBodySchema)
@@ -22,6 +22,19 @@ export const validateBody = new Ajv({ allErrors: false }).compile(postBodySchema
 export function invalidBody (errors) {
   const e = errors && errors[0]
   return { statusCode: 400, error: 'Bad Request', message: e ? `body${e.instancePath} ${e.message}` : 'invalid body' }
+}
+
+/**
+ * The `middleware` scenario's stack, one instance per target, with every
+ * option at its default: cors(), helmet(), compression(), and body-parser's
+ * json(), which is express.json() itself (Express 5 re-exports it). Imported
+ * here, not at the top, so the targets of other scenarios do not load them.
+ * @returns {Promise<Function[]>}
+ */
+export async function middlewareStack () {
+  const [{ default: cors }, { default: helmet }, { default: compression }, { default: bodyParser }] = await Promise.all(
+    ['cors', 'helmet', 'compression', 'body-parser'].map((name) => import(name)))
+  return [cors(), helmet(), compression(), bodyParser.json()]
 }
 
 export const delay1ms = () => new Promise((resolve) => setTimeout(resolve, 1))

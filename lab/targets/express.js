@@ -2,7 +2,7 @@
 // forwards rejected promises from async middleware).
 
 import express from 'express'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, validateBody, invalidBody, echoOf, delay1ms, unsupported, ready } from './common.js'
+import { kind, port, host, payload, decoyRoutes, paramsRoute, validateBody, invalidBody, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack } from './common.js'
 
 const app = express()
 app.disable('x-powered-by')
@@ -35,6 +35,13 @@ switch (kind) {
     app.use((req, res, next) => { req.b = 2; next() })
     app.use(async (req, res, next) => { req.c = 3; next() })
     app.get('/hooks', (req, res) => { res.json({ a: req.a, b: req.b, c: req.c }) })
+    break
+  case 'middleware':
+    app.use(...(await middlewareStack()))
+    app.post('/orders', (req, res) => { res.json(orderSummaryOf(req.body)) })
+    // malformed JSON: express.json()'s 400, answered as JSON as in json-post
+    // (the default handler would answer an HTML page with the stack)
+    app.use((err, req, res, next) => { res.status(err.status || 500).json({ statusCode: err.status || 500, message: err.message }) })
     break
   default: unsupported()
 }

@@ -1,10 +1,10 @@
 // hotpath, on the engine named by HOTPATH_ENGINE (node | wire): response
 // schemas everywhere, body schema for json-post, hooks that return values or
-// promises (no done callbacks).
+// promises (no done callbacks), Express middleware through app.use().
 
 import http from 'node:http'
 import hotpath from 'hotpath'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready } from './common.js'
+import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack } from './common.js'
 
 const engine = process.env.HOTPATH_ENGINE || 'node'
 const app = hotpath({ engine, logger: false })
@@ -32,6 +32,12 @@ switch (kind) {
     app.addHook('preHandler', (req) => { req.b = 2 })
     app.addHook('preHandler', async (req) => { req.c = 3 })
     app.get('/hooks', out(responseSchemas.hooks), (req) => ({ a: req.a, b: req.b, c: req.c }))
+    break
+  case 'middleware':
+    // the route reads the body express.json() left on the request; hotpath's
+    // own parser does not run (docs/engines.md)
+    app.use(...(await middlewareStack()))
+    app.post('/orders', out(responseSchemas.order), (req) => orderSummaryOf(req.body))
     break
   default: unsupported()
 }

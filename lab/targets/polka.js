@@ -1,9 +1,10 @@
 // Polka: Express-style middleware on node:http with a tiny router. It has no
 // body parser or JSON helper of its own; the body is read with the same
-// helper as the raw node:http target.
+// helper as the raw node:http target, except behind the middleware stack,
+// where body-parser's json() reads it.
 
 import polka from 'polka'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, validateBody, invalidBody, echoOf, readJson, delay1ms, unsupported, ready } from './common.js'
+import { kind, port, host, payload, decoyRoutes, paramsRoute, validateBody, invalidBody, echoOf, orderSummaryOf, readJson, delay1ms, unsupported, ready, middlewareStack } from './common.js'
 
 const JSON_CT = 'application/json; charset=utf-8'
 function send (res, status, body, type = JSON_CT) {
@@ -41,6 +42,11 @@ switch (kind) {
     app.use((req, res, next) => { req.b = 2; next() })
     app.use(async (req, res, next) => { req.c = 3; next() })
     app.get('/hooks', (req, res) => json(res, { a: req.a, b: req.b, c: req.c }))
+    break
+  case 'middleware':
+    // polka's own onError answers body-parser's 400 (err.status) as text
+    app.use(...(await middlewareStack()))
+    app.post('/orders', (req, res) => json(res, orderSummaryOf(req.body)))
     break
   default: unsupported()
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { once } from 'node:events'
+import zlib from 'node:zlib'
 import { parseResponses, formatRequest, exchange } from '../runner/http-client.js'
 import { checkResponse, checkTarget, mediaType, charsetOf } from '../runner/conformance.js'
 import { getScenario } from '../scenarios/index.js'
@@ -28,6 +29,24 @@ test('checkResponse: status, media type, charset and exact body bytes', () => {
   assert.deepEqual(checkResponse({ status: 400 }, res(400, { 'content-type': 'text/html' }, 'nope')), [], 'only the status when that is all that is asked')
   assert.deepEqual(checkResponse({ status: 0 }, res(204, {}, '')), [], 'status 0 means any 2xx')
   assert.deepEqual(checkResponse({ status: 0 }, res(302, {}, '')), ['status 302, expected 2xx'])
+})
+
+test('checkResponse: expected headers by exact value or pattern, a gzip body compared decoded', () => {
+  const json = '{"hello":"world"}'
+  const expect = { status: 200, type: 'application/json', encoding: /** @type {const} */ ('gzip'), body: json, headers: { 'x-frame-options': 'SAMEORIGIN', vary: /(^|,)\s*accept-encoding\s*(,|$)/i } }
+  const good = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-frame-options': 'SAMEORIGIN', vary: 'Origin, Accept-Encoding' }
+  const gz = (text) => ({ status: 200, headers: good, headBytes: 0, body: zlib.gzipSync(text) })
+  assert.deepEqual(checkResponse(expect, gz(json)), [])
+  assert.deepEqual(checkResponse(expect, { ...gz(json), headers: { ...good, 'content-encoding': 'GZIP' } }), [], 'a coding is case-insensitive')
+  assert.deepEqual(checkResponse(expect, gz('{"hello":"World"}')), ['body "{\\"hello\\":\\"World\\"}", expected "{\\"hello\\":\\"world\\"}"'], 'compared after gunzip')
+  assert.deepEqual(checkResponse(expect, res(200, { ...good, 'content-encoding': undefined }, json)), ['content-encoding null, expected gzip'])
+  assert.match(checkResponse(expect, res(200, good, json))[0], /^body is not valid gzip/)
+  const { 'x-frame-options': _, ...noFrame } = good
+  assert.deepEqual(checkResponse(expect, { ...gz(json), headers: { ...noFrame, vary: 'Origin' } }),
+    ['x-frame-options null, expected "SAMEORIGIN"', 'vary "Origin", expected to match /(^|,)\\s*accept-encoding\\s*(,|$)/i'])
+  // a body the client did not ask to be coded must come as it is
+  assert.deepEqual(checkResponse({ status: 200, body: json }, gz(json)), ['content-encoding "gzip", expected none'])
+  assert.deepEqual(checkResponse({ status: 400 }, { ...gz('bad'), status: 400 }), [], 'no body asked: its coding is not checked')
 })
 
 test('parseResponses: content-length, chunked with trailers, pipelined, incomplete', () => {

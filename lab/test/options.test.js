@@ -43,6 +43,10 @@ test('profiles set their own targets, scenarios and method', () => {
   assert.deepEqual(wire.scenarios, ['hello', 'pipelined', 'json-post', 'params', 'delay-1ms'])
   assert.equal(wire.loader, wrkVersion() ? 'wrk' : 'autocannon', 'wrk when it is installed')
   assert.equal(parseOptions(['--profile', 'wire', '--loader', 'autocannon']).loader, 'autocannon')
+  const middleware = parseOptions(['--profile', 'middleware'])
+  assert.deepEqual(middleware.targets, ['express', 'polka', 'hotpath-node', 'hotpath-wire'])
+  assert.deepEqual(middleware.scenarios, ['middleware'])
+  assert.deepEqual(middleware.goals.map((g) => [g.target, g.vs, g.ratio]), [['hotpath-wire', 'express', 1.5]])
 })
 
 test('--node, --pin, --no-pin', () => {

@@ -40,6 +40,19 @@ test('terminal table: medians, ratio to node:http, targets not timed listed', ()
   assert.match(renderProblems(r), /hello · express: failed conformance — status 500/)
 })
 
+test('a scenario with its own baseline (middleware: Express) takes its ratios against it', () => {
+  const r = fakeResults({ labels: { fastify: 'Fastify', 'node-http': 'node:http' } })
+  assert.match(renderTable(r), /× node:http/, 'node:http when the scenario names none (results of older runs too)')
+  r.scenarios[0].baseline = 'fastify'
+  const table = renderTable(r)
+  assert.match(table, /min–max\s+× Fastify\s+p50/)
+  assert.match(table, /fastify\s+29,000\s+28,000–30,500\s+1\.00×/)
+  assert.match(table, /node-http\s+31,000\s+30,000–32,000\s+1\.07×/)
+  const html = renderHtml(r)
+  assert.match(html, /<th>× Fastify<\/th>/)
+  assert.match(html, /31,000 \(1\.07×\)/, 'the bars carry the same ratio')
+})
+
 test('ratio matrix: targets × scenarios relative to node:http, — where not timed', () => {
   const r = fakeResults()
   assert.deepEqual(ratioMatrix(r, 'v20.20.2').map((x) => [x.target, x.cells[0] === null ? null : Number(x.cells[0].toFixed(3))]), [['node-http', 1], ['fastify', 0.935], ['express', null]])
