@@ -35,7 +35,7 @@ export function middlewareHook (mw, mount = '') {
     // A request no route matched is not an error to Express's error
     // middleware: hotpath's 404 answers it.
     if (forErrors && /** @type {any} */ (failure)?.code === 'HP_ERR_NOT_FOUND') return
-    const cres = reply._res.compat(req)
+    const cres = /** @type {any} */ (reply.raw)
     const creq = cres.req
     const url = creq.url
     if (creq.originalUrl === undefined) creq.originalUrl = url

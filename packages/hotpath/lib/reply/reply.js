@@ -13,6 +13,8 @@ export class Reply {
   constructor (res, request, route) {
     /** the engine's response handle (../engines/engine.js, ResponseHandle) */
     this._res = res
+    /** @type {any} node:http's response for this request, once something asked for it (raw) */
+    this._raw = null
     this.request = request
     this.route = route
     this.statusCode = 200
@@ -99,11 +101,16 @@ export class Reply {
     return this
   }
 
-  /** @param {string} name */
+  /**
+   * The reply's header, or one set on `reply.raw` (by user code or a
+   * middleware) that the reply does not override: both go out.
+   * @param {string} name
+   */
   getHeader (name) {
     const key = name.toLowerCase()
-    if (key === 'content-type') return this._contentType ?? undefined
-    return this._headers === null ? undefined : this._headers[key]
+    const own = key === 'content-type' ? this._contentType ?? undefined : this._headers === null ? undefined : this._headers[key]
+    if (own !== undefined || this._raw === null) return own
+    return this._raw.getHeader(key)
   }
 
   /** @param {string} name */
@@ -116,12 +123,13 @@ export class Reply {
     const key = name.toLowerCase()
     if (key === 'content-type') this._contentType = null
     else if (this._headers !== null) delete this._headers[key]
+    if (this._raw !== null && !this._raw.headersSent) this._raw.removeHeader(key)
     return this
   }
 
   getHeaders () {
     /** @type {Record<string, string | number | string[]>} */
-    const out = { ...this._headers }
+    const out = this._raw === null ? { ...this._headers } : { ...this._raw.getHeaders(), ...this._headers }
     if (this._contentType !== null) out['content-type'] = this._contentType
     return out
   }
@@ -172,7 +180,7 @@ export class Reply {
    * @returns {import('node:http').ServerResponse & { req: import('node:http').IncomingMessage }}
    */
   get raw () {
-    return this._res.compat(this.request)
+    return this._raw ?? (this._raw = this._res.compat(this.request))
   }
 
   /** ms since the request started (0 when logging is off and nothing asked earlier). */

@@ -88,6 +88,12 @@ eachMode('req.raw and reply.raw', (mode) => {
         reply.header('x-names', names.join(',')).header('x-had', String(has)).header('x-left', String(res.hasHeader('x-up')))
         return 'ok'
       })
+      app.get('/raw-header', (req, reply) => {
+        reply.raw.setHeader('x-raw', 'from raw')
+        reply.raw.setHeader('x-both', 'raw loses')
+        reply.header('x-both', 'reply wins')
+        return { seen: reply.getHeader('x-raw'), all: reply.getHeaders()['x-raw'], has: reply.hasHeader('x-raw') }
+      })
       app.get('/late-write', (req, reply) => {
         reply.raw.end('done')
         reply.raw.write('too late')
@@ -182,6 +188,17 @@ eachMode('req.raw and reply.raw', (mode) => {
     assert.equal(res.headers['x-names'], 'x-up')
     assert.equal(res.headers['x-had'], 'true')
     assert.equal(res.headers['x-left'], 'false')
+  })
+
+  test('a header set on reply.raw by the route is the reply\'s: getHeader() sees it, it is sent once, the reply\'s own wins', async () => {
+    const res = await fetchRaw(s, { url: '/raw-header' })
+    assert.deepEqual(JSON.parse(res.body), { seen: 'from raw', all: 'from raw', has: true })
+    assert.equal(res.headers['x-raw'], 'from raw')
+    assert.equal(res.headers['x-both'], 'reply wins')
+    const names = []
+    for (let i = 0; i < res.rawHeaders.length; i += 2) names.push(String(res.rawHeaders[i]).toLowerCase())
+    assert.equal(names.filter((n) => n === 'x-raw').length, 1)
+    assert.equal(names.filter((n) => n === 'x-both').length, 1)
   })
 
   test('a write after end() and a throwing listener are logged; the answer stands and the server stays up', { skip: mode === 'node' && 'node:http emits the events itself' }, async () => {
