@@ -124,21 +124,31 @@ export function startStream (conn, res) {
       }
       res.streamLeft -= buf.length
     }
+    // A chunk's bytes go out in one writev (head, size line and data): a
+    // stream's data comes outside a read's batch, where each send() would
+    // be a syscall of its own. The CRLF that closes a chunk goes with the
+    // next size line or the last chunk (RFC 9112 §7.1).
+    const corked = !conn.batching && !conn.detached
+    if (corked) conn.socket.cork()
     sendHead(conn, res)
     if (res.streamChunked) {
-      send(conn, buf.length.toString(16) + '\r\n')
+      send(conn, (res.streamChunkOpen ? '\r\n' : '') + buf.length.toString(16) + '\r\n')
       send(conn, buf)
-      send(conn, '\r\n')
+      res.streamChunkOpen = true
     } else {
       send(conn, buf)
     }
+    if (corked) conn.socket.uncork()
     if (conn.writeBlocked) stream.pause()
   }
   const onEnd = () => {
     if (res.streamLeft > 0) return onError(lengthMismatch())
     cleanup()
+    const corked = !conn.batching && !conn.detached && !res.headersSent
+    if (corked) conn.socket.cork()
     sendHead(conn, res)
-    if (res.streamChunked) send(conn, '0\r\n\r\n')
+    if (res.streamChunked) send(conn, res.streamChunkOpen ? '\r\n0\r\n\r\n' : '0\r\n\r\n')
+    if (corked) conn.socket.uncork()
     endStream(conn, res, null)
   }
   /** @param {Error} err */
@@ -154,6 +164,9 @@ export function startStream (conn, res) {
       if (done !== null) done(err)
       return
     }
+    // the last chunk whole, then no terminating chunk: the client sees the
+    // body cut off, not a broken chunk
+    if (res.streamChunkOpen) send(conn, '\r\n')
     endStream(conn, res, err)
     conn.endAfterWrites()
   }

@@ -39,6 +39,8 @@ export class WireResponse {
     /** @type {((err: Error | null) => void) | null} */
     this.streamDone = null
     this.streamChunked = false
+    /** a chunk was sent whose closing CRLF goes out with the next one */
+    this.streamChunkOpen = false
     /** body bytes still owed under a declared Content-Length, -1 without one */
     this.streamLeft = -1
     this.streamHead = ''
