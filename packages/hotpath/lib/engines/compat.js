@@ -185,6 +185,9 @@ export class CompatResponse extends Writable {
     this.outlet = null
     /** @type {(() => void) | null} a _write callback waiting for the engine to take more */
     this.waiting = null
+    /** @type {Buffer[] | null} parts written in this turn, before the outlet opens */
+    this.held = null
+    this.heldBytes = 0
     /** @type {((err?: Error | null) => void) | null} _final's callback, called when the engine is done */
     this.finalCallback = null
     /** the engine reported the response written (true) or cut off */
@@ -356,9 +359,16 @@ export class CompatResponse extends Writable {
     }
     if (!this.headWritten) this._implicitHeader()
     if (this.outlet === null && this.writableLength === 0 && !this.destroyed) {
-      // Nothing written before: the whole response goes to the engine at
-      // once, with its Content-Length, as one socket write.
-      const body = chunk == null ? null : typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+      // Nothing sent before (at most parts written in this same turn): the
+      // whole response goes to the engine at once, with its
+      // Content-Length, as one socket write.
+      let body = chunk == null ? null : typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+      const held = this.held
+      if (held !== null) {
+        this.held = null
+        if (body !== null) held.push(body)
+        body = held.length === 1 ? held[0] : Buffer.concat(held)
+      }
       // ended first: the engine may report the response written at once
       // (inject), and finish() then finds the Writable ending
       super.end(callback)
@@ -376,8 +386,23 @@ export class CompatResponse extends Writable {
    * @param {() => void} callback
    */
   _write (chunk, _encoding, callback) {
-    if (this.outlet === null) this.openOutlet()
-    const outlet = /** @type {Readable} */ (this.outlet)
+    if (this.outlet === null) {
+      // Held until the end of this turn: a body written in parts and ended
+      // at once (compression's output, a write() then end()) still goes out
+      // whole, with its length, in one write. What comes later, or past
+      // 64 KiB, is streamed.
+      if (this.held === null) {
+        this.held = []
+        this.heldBytes = 0
+        setImmediate(openHeld, this)
+      }
+      this.held.push(chunk)
+      this.heldBytes += chunk.length
+      if (this.heldBytes >= HELD_LIMIT) this.openOutlet()
+      callback()
+      return
+    }
+    const outlet = this.outlet
     // a destroyed outlet (HEAD, 204, a client gone) takes the bytes nowhere
     if (outlet.destroyed || outlet.push(chunk)) callback()
     else this.waiting = callback
@@ -385,6 +410,7 @@ export class CompatResponse extends Writable {
 
   /** @param {(err?: Error | null) => void} callback */
   _final (callback) {
+    if (this.outlet === null && this.held !== null) this.openOutlet()
     if (this.outlet !== null) this.outlet.push(null)
     if (this.ended) callback()
     else this.finalCallback = callback
@@ -430,6 +456,9 @@ export class CompatResponse extends Writable {
       if (waiting !== null) waiting()
       if (err !== null && !this.ended) this.destroy()
     })
+    const held = this.held
+    this.held = null
+    if (held !== null) for (const chunk of held) outlet.push(chunk)
   }
 
   /**
@@ -575,6 +604,18 @@ export function streamThroughMiddleware (res, statusCode, headers, stream, done)
 
 /** @this {CompatResponse} */
 function closeAfterFinish () { this.emit('close') }
+
+/** Past this many bytes written in one turn, the body is streamed at once. */
+const HELD_LIMIT = 64 * 1024
+
+/**
+ * The turn in which parts were written has ended without end(): stream
+ * them, and what follows.
+ * @param {CompatResponse} res
+ */
+function openHeld (res) {
+  if (res.held !== null && res.outlet === null && !res.destroyed) res.openOutlet()
+}
 
 /**
  * @param {import('node:events').EventEmitter} target

@@ -74,6 +74,12 @@ eachMode('req.raw and reply.raw', (mode) => {
         setTimeout(() => res.end('last'), 20)
         return reply
       })
+      app.get('/same-turn', (req, reply) => {
+        reply.raw.write('in ')
+        reply.raw.write('one ')
+        reply.raw.end('turn')
+        return reply
+      })
       app.get('/once', (req, reply) => {
         reply.raw.writeHead(202, { 'content-type': 'text/plain', 'x-b': 'b' })
         reply.raw.end('whole', () => seen.push('end callback'))
@@ -181,6 +187,12 @@ eachMode('req.raw and reply.raw', (mode) => {
     assert.equal(res.body, 'whole')
     for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5))
     assert.deepEqual(seen, ['end callback'])
+  })
+
+  test('parts written and ended in the same turn go out whole, with their length (wire, inject)', async () => {
+    const res = await fetchRaw(s, { url: '/same-turn' })
+    assert.equal(res.body, 'in one turn')
+    if (mode !== 'node') assert.equal(String(res.headers['content-length']), '11')
   })
 
   test('the header API of ServerResponse, and headers set there are the reply\'s', async () => {
