@@ -41,6 +41,7 @@ export const ERRORS = {
   // Programming errors (thrown at once to the caller, at start-up)
   HP_ERR_DEC_ALREADY_PRESENT: { status: 500, message: "The decorator '%s' has already been added" },
   HP_ERR_DEC_AFTER_READY: { status: 500, message: "The decorator '%s' was added after ready()" },
+  HP_ERR_DEC_MISSING_DEPENDENCY: { status: 500, message: "The decorator '%s' is missing, and '%s' depends on it" },
   HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
   HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },

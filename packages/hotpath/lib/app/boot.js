@@ -5,7 +5,7 @@ import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
 import { defaultNotFound } from '../routing/not-found.js'
-import { kPlugin } from './plugin.js'
+import { isShared } from './plugin.js'
 
 /** @typedef {import('./core.js').Core} Core */
 
@@ -51,10 +51,11 @@ async function drain (core, ctx) {
  * @param {import('./context.js').PendingPlugin} item
  */
 async function loadPlugin (core, parentCtx, item) {
+  if (item.after !== undefined) return runAfter(item.instance, item.after)
   const { prefix, ...pluginOpts } = item.opts
   let ctx = parentCtx
   let instance = item.instance
-  if (/** @type {any} */ (item.fn)[kPlugin] === undefined) {
+  if (!isShared(item.fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
     instance = Object.create(item.instance)
     instance._ctx = ctx
@@ -62,8 +63,57 @@ async function loadPlugin (core, parentCtx, item) {
     core.allContexts.push(ctx)
     for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, item.opts)
   }
-  await item.fn(instance, pluginOpts)
+  await callPlugin(item.fn, instance, pluginOpts)
   await loadPlugins(core, ctx)
+}
+
+/**
+ * A plugin is an async function, one that returns a promise, or
+ * (instance, opts, done) that calls done(err?) when it has finished, as
+ * Fastify (avvio) takes them: a function of fewer than three parameters
+ * that returns no promise has finished when it returns.
+ * @param {Function} fn
+ * @param {any} instance
+ * @param {Record<string, any>} opts
+ * @returns {Promise<void>}
+ */
+function callPlugin (fn, instance, opts) {
+  return new Promise((resolve, reject) => {
+    let settled = false
+    /** @param {unknown} [err] */
+    const done = (err) => {
+      if (settled) return
+      settled = true
+      if (err) reject(err)
+      else resolve()
+    }
+    const r = fn(instance, opts, done)
+    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => done(), (/** @type {unknown} */ err) => done(err ?? new Error('plugin rejected')))
+    else if (fn.length < 3) done()
+  })
+}
+
+/**
+ * after(fn): runs once everything registered before it has loaded, as
+ * Fastify's after(): fn(err?) with a promise or nothing, or fn(err, done).
+ * @param {any} instance
+ * @param {Function} fn
+ * @returns {Promise<void>}
+ */
+function runAfter (instance, fn) {
+  return new Promise((resolve, reject) => {
+    let settled = false
+    /** @param {unknown} [err] */
+    const done = (err) => {
+      if (settled) return
+      settled = true
+      if (err) reject(err)
+      else resolve()
+    }
+    const r = fn.length >= 2 ? fn.call(instance, null, done) : fn.call(instance, null)
+    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => done(), (/** @type {unknown} */ err) => done(err ?? new Error('after() rejected')))
+    else if (fn.length < 2) done()
+  })
 }
 
 /** @param {Core} core */

@@ -9,7 +9,7 @@ import { Request } from '../lifecycle/request.js'
 import { Reply } from '../reply/reply.js'
 import { ParserTable } from '../lifecycle/parsers/table.js'
 
-/** @typedef {{ fn: Function, opts: Record<string, any>, instance: any }} PendingPlugin */
+/** @typedef {{ fn: Function, opts: Record<string, any>, instance: any, after?: Function }} PendingPlugin */
 
 export class Context {
   /**
@@ -26,9 +26,9 @@ export class Context {
     this.onRoute = []
     /** @type {Function[]} */
     this.onRegister = []
-    /** @type {Map<string, unknown>} */
+    /** @type {Map<string | symbol, unknown>} */
     this.requestDecorators = new Map()
-    /** @type {Map<string, unknown>} */
+    /** @type {Map<string | symbol, unknown>} */
     this.replyDecorators = new Map()
     /** @type {Function | null} */
     this.errorHandler = null
@@ -82,7 +82,7 @@ export class Context {
 
   /**
    * @param {'requestDecorators' | 'replyDecorators'} kind
-   * @param {string} name
+   * @param {string | symbol} name
    */
   hasDecorator (kind, name) {
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c[kind].has(name)) return true
@@ -104,7 +104,7 @@ export class Context {
 /**
  * @template {new (...args: any[]) => any} C
  * @param {C} Base
- * @param {Map<string, unknown>} decorators
+ * @param {Map<string | symbol, unknown>} decorators
  * @returns {C}
  */
 function subclass (Base, decorators) {

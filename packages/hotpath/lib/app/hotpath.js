@@ -8,6 +8,7 @@ import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { createLogger } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
+import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
 
 export { Core }
@@ -68,6 +69,8 @@ export class Hotpath {
     if (options === null || typeof options !== 'object') throw createError('HP_ERR_INVALID_ROUTE', 'route() expects an options object')
     const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
     if (core.locked) throw createError('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
+    // `path` is Fastify's other name for `url`
+    if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
     for (const m of methods) {
@@ -132,14 +135,14 @@ export class Hotpath {
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
-      ctx.hooks[name].push(fn)
+      // a hook written with done(), as in Fastify, is adapted once here
+      ctx.hooks[name].push(adaptRequestHook(name, fn))
     } else if (name === 'onRoute') {
       ctx.onRoute.push(fn)
     } else if (name === 'onRegister') {
       ctx.onRegister.push(fn)
     } else if (/** @type {readonly string[]} */ (APP_HOOKS).includes(name)) {
-      const instance = this
-      this._core.appHooks[name].push(function () { return fn.call(instance, instance) })
+      this._core.appHooks[name].push(adaptAppHook(name, fn, this))
     } else {
       throw createError('HP_ERR_INVALID_HOOK', name, 'unknown hook name')
     }
@@ -195,55 +198,66 @@ export class Hotpath {
     if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
     // (err, req, res, next) is error middleware, as in Express: it runs
     // when a route or an earlier middleware fails, before the error handler
-    for (const fn of fns) this.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'use')
+    for (const fn of fns) this._ctx.hooks[fn.length === 4 ? 'onError' : 'onRequest'].push(middlewareHook(fn, mount))
     this._ctx.usesMiddleware = true
     return this
   }
 
   // --- decorators ------------------------------------------------------------
 
-  /** @param {string} name @param {unknown} value */
-  decorate (name, value) {
-    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', name)
-    if (name in this) throw createError('HP_ERR_DEC_ALREADY_PRESENT', name)
-    ;/** @type {any} */ (this)[name] = value
+  /**
+   * @param {string | symbol} name
+   * @param {unknown} value  a value, or { getter, setter }
+   * @param {(string | symbol)[]} [dependencies]  decorators that must exist already
+   */
+  decorate (name, value, dependencies) {
+    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
+    if (name in this) throw createError('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    requireDecorators(dependencies, (dep) => dep in this, name)
+    const v = /** @type {any} */ (value)
+    if (isAccessor(v)) Object.defineProperty(this, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
+    else /** @type {any} */ (this)[name] = value
     return this
   }
 
-  /** @param {string} name @param {unknown} value */
-  decorateRequest (name, value) {
+  /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
+  decorateRequest (name, value, dependencies) {
+    requireDecorators(dependencies, (dep) => this.hasRequestDecorator(dep), name)
     return this._decorateObject('requestDecorators', RESERVED_REQUEST, name, value)
   }
 
-  /** @param {string} name @param {unknown} value */
-  decorateReply (name, value) {
+  /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
+  decorateReply (name, value, dependencies) {
+    requireDecorators(dependencies, (dep) => this.hasReplyDecorator(dep), name)
     return this._decorateObject('replyDecorators', RESERVED_REPLY, name, value)
   }
 
   /**
    * @param {'requestDecorators' | 'replyDecorators'} kind
    * @param {Set<string>} reserved
-   * @param {string} name
+   * @param {string | symbol} name
    * @param {unknown} value
    */
   _decorateObject (kind, reserved, name, value) {
-    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', name)
-    if (reserved.has(name) || name.startsWith('_') || this._ctx.hasDecorator(kind, name)) throw createError('HP_ERR_DEC_ALREADY_PRESENT', name)
+    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
+    if (typeof name === 'string' ? reserved.has(name) || name.startsWith('_') : typeof name !== 'symbol') throw createError('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    if (this._ctx.hasDecorator(kind, name)) throw createError('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     this._ctx[kind].set(name, value)
     return this
   }
 
-  /** @param {string} name */
+  /** @param {string | symbol} name */
   hasDecorator (name) {
     return name in this
   }
 
-  /** @param {string} name */
+  /** @param {string | symbol} name */
   hasRequestDecorator (name) {
     return this._ctx.hasDecorator('requestDecorators', name)
   }
 
-  /** @param {string} name */
+  /** @param {string | symbol} name */
   hasReplyDecorator (name) {
     return this._ctx.hasDecorator('replyDecorators', name)
   }
@@ -260,23 +274,48 @@ export class Hotpath {
     if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
     const pluginFn = typeof fn === 'function' ? fn : fn?.default
     if (typeof pluginFn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function')
-    this._ctx.pending.push({ fn: pluginFn, opts: opts ?? {}, instance: this })
-    // The result is this instance plus then(): chainable and awaitable,
-    // while the instance itself stays non-thenable.
+    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: this })
+    return this._loading()
+  }
+
+  /**
+   * after(fn): fn runs once everything registered before it has loaded
+   * (fn(err) or fn(err, done), as in Fastify); after() alone is a promise
+   * of that moment.
+   * @param {Function} [fn]
+   */
+  after (fn) {
+    if (typeof fn !== 'function') return this._loading()
+    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
+    return this._loading()
+  }
+
+  /**
+   * This instance plus then(): chainable (register().after(), .ready())
+   * and awaitable, while the instance itself stays non-thenable.
+   */
+  _loading () {
     const self = this
     const thenable = Object.create(this)
     thenable.then = (/** @type {any} */ onFulfilled, /** @type {any} */ onRejected) =>
-      loadPlugins(self._core, self._ctx).then(onFulfilled, onRejected)
+      loadPlugins(self._core, self._ctx).then(() => onFulfilled?.(undefined), onRejected)
     return thenable
   }
 
   // --- lifecycle -------------------------------------------------------------
 
-  /** @returns {Promise<this>} */
-  ready () {
+  /**
+   * ready() is a promise of the instance; ready(cb) calls cb(err) instead,
+   * as in Fastify.
+   * @param {(err: Error | null) => void} [callback]
+   * @returns {Promise<this>}
+   */
+  ready (callback) {
     const core = this._core
     if (core.readyPromise === null) core.readyPromise = doReady(core)
-    return core.readyPromise.then(() => this)
+    const ready = core.readyPromise.then(() => this)
+    if (typeof callback === 'function') ready.then(() => callback.call(this, null), (err) => callback.call(this, err))
+    return ready
   }
 
   /**
@@ -327,3 +366,21 @@ function joinPath (prefix, url) {
   return prefix + url
 }
 
+/**
+ * decorate(name, value, dependencies): each dependency must be decorated
+ * already, as Fastify checks it.
+ * @param {(string | symbol)[] | undefined} dependencies
+ * @param {(dep: string | symbol) => boolean} has
+ * @param {string | symbol} name
+ */
+function requireDecorators (dependencies, has, name) {
+  if (!Array.isArray(dependencies)) return
+  for (const dep of dependencies) {
+    if (!has(dep)) throw createError('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
+  }
+}
+
+/** @param {any} v  a decorator value given as { getter, setter } */
+function isAccessor (v) {
+  return v !== null && typeof v === 'object' && (typeof v.getter === 'function' || typeof v.setter === 'function')
+}

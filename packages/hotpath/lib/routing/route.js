@@ -3,6 +3,7 @@
 // costs one check), its parser table, validators and serializers, and the
 // Request/Reply classes of its context.
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { createError } from '../errors.js'
 import { pickSerializer, serializerTable } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
@@ -81,7 +82,7 @@ export class Route {
       if (own !== undefined) {
         for (const fn of Array.isArray(own) ? own : [own]) {
           if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_HOOK', name, `route ${this.method}:${this.url} has a ${name} that is not a function`)
-          list.push(fn)
+          list.push(adaptRequestHook(name, fn))
         }
       }
       self[name] = list.length === 0 ? null : list

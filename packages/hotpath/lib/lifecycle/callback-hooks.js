@@ -1,0 +1,125 @@
+// Hooks written with a `done` callback, as Fastify takes them:
+// onRequest(req, reply, done), onSend(req, reply, payload, done)… Told by
+// their arity when added, and adapted once to the kernel's contract (a value,
+// a throw, or a thenable), so the kernel has one kind of hook to run and a
+// route without callback hooks pays nothing. A done() called before the hook
+// returns continues synchronously, with no promise; a later done() settles
+// the one promise the adapter made.
+
+/**
+ * The arguments each request hook gets before `done`.
+ * @type {Record<string, number>}
+ */
+const ARGS = {
+  onRequest: 2,
+  preParsing: 3,
+  preValidation: 2,
+  preHandler: 2,
+  preSerialization: 3,
+  onSend: 3,
+  onResponse: 2,
+  onError: 3,
+  onTimeout: 2,
+  onRequestAbort: 2
+}
+
+/**
+ * The hook itself, or its adapter when it takes a `done` callback. An async
+ * function is never a callback hook: its promise is its answer.
+ * @param {string} name  a request hook name
+ * @param {Function} fn
+ * @returns {Function}
+ */
+export function adaptRequestHook (name, fn) {
+  const args = ARGS[name]
+  if (args === undefined || fn.length <= args || isAsync(fn)) return fn
+  return args === 2 ? twoArgs(fn) : threeArgs(fn)
+}
+
+/** @param {Function} fn */
+function isAsync (fn) {
+  return fn.constructor?.name === 'AsyncFunction'
+}
+
+/** @param {Function} fn */
+function twoArgs (fn) {
+  /**
+   * @this {unknown}
+   * @param {unknown} req
+   * @param {unknown} reply
+   */
+  return function callbackHook (req, reply) {
+    const call = new Call()
+    fn.call(this, req, reply, call.done)
+    return call.result()
+  }
+}
+
+/** @param {Function} fn */
+function threeArgs (fn) {
+  /**
+   * @this {unknown}
+   * @param {unknown} req
+   * @param {unknown} reply
+   * @param {unknown} third  the payload, or the error (onError)
+   */
+  return function callbackHook (req, reply, third) {
+    const call = new Call()
+    fn.call(this, req, reply, third, call.done)
+    return call.result()
+  }
+}
+
+/** One call of a callback hook: how its done() settled, or the promise that waits for it. */
+class Call {
+  constructor () {
+    this.settled = false
+    /** @type {unknown} */
+    this.error = null
+    /** @type {unknown} */
+    this.value = undefined
+    /** @type {((value: unknown) => void) | null} */
+    this.resolve = null
+    /** @type {((err: unknown) => void) | null} */
+    this.reject = null
+    /** done(err?, value?): the value replaces the payload in payload hooks */
+    this.done = (/** @type {unknown} */ err, /** @type {unknown} */ value) => {
+      if (this.settled) return
+      this.settled = true
+      this.error = err
+      this.value = value
+      if (this.resolve === null) return
+      if (err) /** @type {(err: unknown) => void} */ (this.reject)(err)
+      else this.resolve(value)
+    }
+  }
+
+  /** What the hook answers: at once when done() came first, else a promise of it. */
+  result () {
+    if (this.settled) {
+      if (this.error) throw this.error
+      return this.value
+    }
+    return new Promise((resolve, reject) => {
+      this.resolve = resolve
+      this.reject = reject
+    })
+  }
+}
+
+/**
+ * An app hook (onReady, onListen, preClose, onClose) as Fastify takes it:
+ * with `this` the instance, and a `done` after its arguments (onClose gets
+ * the instance first) when it declares one; else its value or promise.
+ * @param {string} name
+ * @param {Function} fn
+ * @param {any} instance
+ * @returns {() => unknown}
+ */
+export function adaptAppHook (name, fn, instance) {
+  const args = name === 'onClose' ? [instance] : []
+  if (fn.length <= args.length || isAsync(fn)) return () => fn.apply(instance, args)
+  return () => new Promise((resolve, reject) => {
+    fn.call(instance, ...args, (/** @type {unknown} */ err) => err ? reject(err) : resolve(undefined))
+  })
+}

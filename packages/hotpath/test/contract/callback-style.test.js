@@ -1,0 +1,147 @@
+// Plugins and hooks written with done callbacks, as Fastify's ecosystem
+// writes them, next to async ones: (instance, opts, done) plugins,
+// fastify-plugin's skip-override mark, register().after(), app.after(),
+// ready(cb), hooks that call done(err, value), app hooks with done, Symbol
+// and accessor decorators, decorator dependencies, route({ path }).
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import hotpath from '../../lib/index.js'
+import { eachMode, setup } from '../helpers/engines.js'
+
+eachMode('hooks written with done()', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {string[]} */
+  const seen = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.addHook('onRequest', (req, reply, done) => {
+        /** @type {any} */ (req).sync = 'sync done'
+        done()
+      })
+      app.addHook('preHandler', (req, reply, done) => {
+        setTimeout(() => {
+          /** @type {any} */ (req).later = 'later done'
+          done()
+        }, 2)
+      })
+      app.addHook('onSend', (req, reply, payload, done) => {
+        done(null, typeof payload === 'string' ? payload.replace('"ok"', '"sent"') : payload)
+      })
+      app.addHook('onResponse', (req, reply, done) => {
+        seen.push(`onResponse ${reply.statusCode}`)
+        done()
+      })
+      app.get('/chain', (req) => ({ state: 'ok', sync: /** @type {any} */ (req).sync, later: /** @type {any} */ (req).later }))
+      app.route({
+        method: 'GET',
+        path: '/refused',
+        preHandler: (req, reply, done) => done(Object.assign(new Error('no entry'), { statusCode: 403, expose: true })),
+        handler: () => 'never'
+      })
+      app.register((api, opts, done) => {
+        api.addHook('onError', (req, reply, error, done) => {
+          seen.push(`onError ${/** @type {Error} */ (error).message}`)
+          done()
+        })
+        api.get('/fails', () => { throw new Error('boom') })
+        done()
+      }, { prefix: '/cb' })
+    })
+  })
+  after(() => s.close())
+
+  test('done() called at once and done() called later both continue; onSend\'s done(null, value) replaces the payload', async () => {
+    const res = await s.request('/chain')
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(res.json(), { state: 'sent', sync: 'sync done', later: 'later done' })
+  })
+
+  test('done(err) in a route\'s preHandler is the request\'s error', async () => {
+    const res = await s.request('/refused')
+    assert.equal(res.statusCode, 403)
+    assert.equal(res.json().message, 'no entry')
+  })
+
+  test('an onError hook with done() sees the error; a callback plugin\'s routes are served', async () => {
+    seen.length = 0
+    const res = await s.request('/cb/fails')
+    assert.equal(res.statusCode, 500)
+    for (let i = 0; i < 50 && !seen.includes('onResponse 500'); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    assert.ok(seen.includes('onError boom'), JSON.stringify(seen))
+    assert.ok(seen.includes('onResponse 500'), JSON.stringify(seen))
+  })
+})
+
+test('plugins with done(), skip-override, after() and ready(cb), in order', async () => {
+  const app = hotpath()
+  /** @type {string[]} */
+  const order = []
+  const shared = Object.assign((/** @type {any} */ instance, /** @type {any} */ opts, /** @type {Function} */ done) => {
+    instance.decorate('fromShared', opts.value)
+    done()
+  }, { [Symbol.for('skip-override')]: true })
+  app.register((instance, opts, done) => {
+    order.push('callback plugin')
+    setTimeout(done, 2)
+  }).after((err) => {
+    order.push(`after the callback plugin (${err})`)
+  })
+  app.register(shared, { value: 42 })
+  app.register(async () => { order.push('async plugin') })
+  app.after((err, done) => {
+    order.push('after(err, done)')
+    done()
+  })
+  await app.after()
+  order.push('await after()')
+  await new Promise((resolve, reject) => app.ready((err) => err ? reject(err) : resolve(undefined)))
+  assert.deepEqual(order, ['callback plugin', 'after the callback plugin (null)', 'async plugin', 'after(err, done)', 'await after()'])
+  assert.equal(/** @type {any} */ (app).fromShared, 42, 'a skip-override plugin decorates the instance that registered it')
+  await app.close()
+})
+
+test('a plugin that calls done(err) fails ready(), and ready(cb) gets the error', async () => {
+  const app = hotpath()
+  app.register((instance, opts, done) => done(new Error('cannot start')))
+  const err = await new Promise((resolve) => app.ready(resolve))
+  assert.equal(/** @type {Error} */ (err).message, 'cannot start')
+})
+
+test('app hooks with done: onReady(done), onClose(instance, done)', async () => {
+  const app = hotpath()
+  /** @type {string[]} */
+  const order = []
+  app.addHook('onReady', function (done) {
+    assert.equal(this, app)
+    setTimeout(() => { order.push('onReady'); done() }, 2)
+  })
+  app.addHook('onClose', (instance, done) => {
+    assert.equal(instance, app)
+    order.push('onClose')
+    done()
+  })
+  await app.ready()
+  order.push('ready')
+  await app.close()
+  assert.deepEqual(order, ['onReady', 'ready', 'onClose'])
+})
+
+test('decorators named by a Symbol or given as { getter }, and their dependencies', async () => {
+  const app = hotpath()
+  const kDb = Symbol('db')
+  app.decorate(kDb, { query: () => 'rows' })
+  app.decorate('version', { getter: () => '1.2.3' })
+  app.decorateRequest(kDb, null)
+  app.decorateReply('tagged', { getter () { return 'tag' } })
+  assert.throws(() => app.decorate('needsAuth', true, ['auth']), { code: 'HP_ERR_DEC_MISSING_DEPENDENCY' })
+  app.decorate('auth', true)
+  app.decorate('needsAuth', true, ['auth'])
+  assert.equal(/** @type {any} */ (app)[kDb].query(), 'rows')
+  assert.equal(/** @type {any} */ (app).version, '1.2.3')
+  assert.ok(app.hasRequestDecorator(kDb))
+  assert.throws(() => app.decorateRequest(kDb, 1), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
+  app.get('/', (req, reply) => ({ req: /** @type {any} */ (req)[kDb], tag: /** @type {any} */ (reply).tagged }))
+  const res = await app.inject({ url: '/' })
+  assert.deepEqual(res.json(), { req: null, tag: 'tag' })
+})
