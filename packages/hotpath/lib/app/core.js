@@ -56,6 +56,16 @@ export class Core {
       maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
       closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout
     }
+    /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
+    this.initialConfig = Object.freeze({
+      bodyLimit: this.bodyLimit,
+      jsonDepthLimit: this.jsonDepthLimit,
+      maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
+      ...this.engineOptions,
+      https: options.https === undefined ? false : Object.freeze({ ...options.https }),
+      engine: engineName,
+      trustProxy: options.trustProxy ?? false
+    })
     this.logger = createLogger(options.logger)
     let counter = 0
     /** @type {(raw: any) => string} */

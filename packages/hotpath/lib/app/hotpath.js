@@ -15,7 +15,7 @@ export { Core }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'redirect', 'hijack', 'elapsedTime'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'redirect', 'hijack', 'elapsedTime', 'callNotFound'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -59,6 +59,11 @@ export class Hotpath {
 
   addresses () {
     return this._core.address === null ? [] : [this._core.address]
+  }
+
+  /** The options the app was created with, limits resolved (Fastify's initialConfig). */
+  get initialConfig () {
+    return this._core.initialConfig
   }
 
   // --- routes -------------------------------------------------------------

@@ -160,6 +160,27 @@ export class Reply {
   }
 
   /**
+   * Answers as if no route had matched: the not-found handler of the
+   * deepest prefix that holds the request's path runs on this reply (its
+   * default throws the 404), as Fastify's reply.callNotFound() does.
+   */
+  callNotFound () {
+    const route = this.route.app.routes.notFoundRoute(this.request.url)
+    let r
+    try {
+      r = route.handler.call(route.instance, this.request, this)
+    } catch (err) {
+      return this.send(err)
+    }
+    if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r)).then === 'function') {
+      /** @type {PromiseLike<unknown>} */ (r).then((value) => answerWith(this, value), (err) => this.send(err))
+    } else {
+      answerWith(this, r)
+    }
+    return this
+  }
+
+  /**
    * Takes the response out of hotpath's hands; user code writes to
    * `reply.raw` (or the socket) itself.
    */
@@ -210,4 +231,14 @@ function addVary (current, added) {
     }
   }
   return fields.join(', ')
+}
+
+/**
+ * What a handler called outside the lifecycle returned: its payload,
+ * unless it sent already or returned the reply.
+ * @param {Reply} reply
+ * @param {unknown} value
+ */
+function answerWith (reply, value) {
+  if (value !== undefined && value !== reply && !reply.sent) reply.send(value)
 }

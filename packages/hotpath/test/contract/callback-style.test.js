@@ -145,3 +145,36 @@ test('decorators named by a Symbol or given as { getter }, and their dependencie
   const res = await app.inject({ url: '/' })
   assert.deepEqual(res.json(), { req: null, tag: 'tag' })
 })
+
+eachMode('reply.callNotFound() and initialConfig', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/maybe/:id', (req, reply) => {
+        if (/** @type {any} */ (req.params).id === 'missing') return reply.callNotFound()
+        return { id: /** @type {any} */ (req.params).id }
+      })
+      app.register(async (api) => {
+        api.setNotFoundHandler((req, reply) => reply.code(404).send({ custom: true, url: req.url }))
+        api.get('/x', async (req, reply) => { reply.callNotFound() })
+      }, { prefix: '/own' })
+      app.get('/config', () => ({ bodyLimit: app.initialConfig.bodyLimit, frozen: Object.isFrozen(app.initialConfig) }))
+    }, { bodyLimit: 4096 })
+  })
+  after(() => s.close())
+
+  test('callNotFound() answers with the not-found handler of the path\'s prefix', async () => {
+    assert.deepEqual((await s.request('/maybe/7')).json(), { id: '7' })
+    const missing = await s.request('/maybe/missing')
+    assert.equal(missing.statusCode, 404)
+    assert.equal(missing.json().code, 'HP_ERR_NOT_FOUND')
+    const own = await s.request('/own/x')
+    assert.equal(own.statusCode, 404)
+    assert.deepEqual(own.json(), { custom: true, url: '/own/x' })
+  })
+
+  test('initialConfig holds the resolved limits, frozen', async () => {
+    assert.deepEqual((await s.request('/config')).json(), { bodyLimit: 4096, frozen: true })
+  })
+})
