@@ -350,12 +350,17 @@ export class Hotpath {
   }
 
   /**
-   * Runs one request through the app without a socket (the inject engine).
-   * @param {any} options
+   * Runs one request through the app without a socket (the inject engine):
+   * a promise of the response, or, given a callback, callback(err, res) as
+   * in Fastify.
+   * @param {any} options  an options object, or the URL
+   * @param {(err: Error | null, res?: any) => void} [callback]
    */
-  async inject (options) {
-    await this.ready()
-    return this._core.injectEngine.request(options)
+  inject (options, callback) {
+    const result = this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
+    if (typeof callback !== 'function') return result
+    result.then((res) => callback(null, res), (err) => callback(err))
+    return undefined
   }
 }
 

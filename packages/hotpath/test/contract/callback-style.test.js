@@ -178,3 +178,12 @@ eachMode('reply.callNotFound() and initialConfig', (mode) => {
     assert.deepEqual((await s.request('/config')).json(), { bodyLimit: 4096, frozen: true })
   })
 })
+
+test('inject(options, callback) answers through the callback; inject(url) takes a URL', async () => {
+  const app = hotpath()
+  app.get('/', () => ({ ok: true }))
+  const res = await new Promise((resolve, reject) => app.inject({ url: '/' }, (err, r) => err ? reject(err) : resolve(r)))
+  assert.equal(/** @type {any} */ (res).statusCode, 200)
+  assert.deepEqual((await app.inject('/')).json(), { ok: true })
+  await app.close()
+})
