@@ -52,7 +52,9 @@ async function drain (core, ctx) {
  */
 async function loadPlugin (core, parentCtx, item) {
   if (item.after !== undefined) return runAfter(item.instance, item.after)
-  const { prefix, ...pluginOpts } = item.opts
+  // The plugin gets its options whole, `prefix` included, as in Fastify; a
+  // shared plugin (fastify-plugin) has no context of its own to prefix.
+  const prefix = item.opts.prefix
   let ctx = parentCtx
   let instance = item.instance
   if (!isShared(item.fn)) {
@@ -63,7 +65,7 @@ async function loadPlugin (core, parentCtx, item) {
     core.allContexts.push(ctx)
     for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, item.opts)
   }
-  await callPlugin(item.fn, instance, pluginOpts)
+  await callPlugin(item.fn, instance, item.opts)
   await loadPlugins(core, ctx)
 }
 

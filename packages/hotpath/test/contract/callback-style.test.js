@@ -187,3 +187,22 @@ test('inject(options, callback) answers through the callback; inject(url) takes 
   assert.deepEqual((await app.inject('/')).json(), { ok: true })
   await app.close()
 })
+
+test('a plugin gets its options whole, prefix included; a shared plugin\'s prefix prefixes nothing', async () => {
+  const app = hotpath()
+  /** @type {any[]} */
+  const seen = []
+  app.register(async (api, opts) => {
+    seen.push(opts)
+    api.get('/own', () => 'own')
+  }, { prefix: '/p', x: 1 })
+  const shared = Object.assign(async (/** @type {any} */ api, /** @type {any} */ opts) => {
+    seen.push(opts)
+    api.get(opts.prefix + '/mine', () => 'mine')
+  }, { [Symbol.for('skip-override')]: true })
+  app.register(shared, { prefix: '/files' })
+  await app.ready()
+  assert.deepEqual(seen, [{ prefix: '/p', x: 1 }, { prefix: '/files' }])
+  assert.equal((await app.inject('/p/own')).body, 'own')
+  assert.equal((await app.inject('/files/mine')).body, 'mine')
+})
