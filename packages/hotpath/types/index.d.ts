@@ -537,6 +537,8 @@ export interface HotpathOptions {
    * an optional `stream` to write to), or a pino logger.
    */
   logger?: boolean | (LoggerOptions & { stream?: DestinationStream }) | HotpathLogger
+  /** A logger made elsewhere (a pino instance), as Fastify 5 takes it; wins over `logger`. */
+  loggerInstance?: HotpathLogger
   /** Largest request body in bytes (default 1 MiB; 413 past it). */
   bodyLimit?: number
   /**

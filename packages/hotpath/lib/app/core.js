@@ -66,7 +66,8 @@ export class Core {
       engine: engineName,
       trustProxy: options.trustProxy ?? false
     })
-    this.logger = createLogger(options.logger)
+    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
+    this.logger = createLogger(options.loggerInstance ?? options.logger)
     let counter = 0
     /** @type {(raw: any) => string} */
     this.genReqId = options.genReqId ?? (() => 'req-' + (++counter).toString(36))

@@ -6,7 +6,7 @@ import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
-import { createLogger } from '../logger.js'
+import { NOOP_LOGGER } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
@@ -39,7 +39,7 @@ export class Hotpath {
   }
 
   get log () {
-    return this._core.logger ?? /** @type {any} */ (noopLog)
+    return this._core.logger ?? NOOP_LOGGER
   }
 
   get prefix () {
@@ -364,7 +364,6 @@ export class Hotpath {
   }
 }
 
-const noopLog = createLogger(false)
 
 /**
  * @param {string} prefix

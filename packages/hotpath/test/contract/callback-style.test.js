@@ -206,3 +206,15 @@ test('a plugin gets its options whole, prefix included; a shared plugin\'s prefi
   assert.equal((await app.inject('/p/own')).body, 'own')
   assert.equal((await app.inject('/files/mine')).body, 'mine')
 })
+
+test('app.log is a logger even with logging off; loggerInstance takes a pino made elsewhere', async () => {
+  const quiet = hotpath()
+  assert.equal(typeof quiet.log.warn, 'function')
+  quiet.log.warn('goes nowhere')
+  /** @type {string[]} */
+  const lines = []
+  const { default: pino } = await import('pino')
+  const app = hotpath({ loggerInstance: pino({ level: 'warn' }, { write: (/** @type {string} */ l) => { lines.push(JSON.parse(l).msg) } }) })
+  app.log.warn('from the instance')
+  assert.deepEqual(lines, ['from the instance'])
+})

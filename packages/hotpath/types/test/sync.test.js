@@ -44,7 +44,7 @@ test('the options in the types are the ones the runtime reads', () => {
   assert.equal(typeof app.inject, 'function')
   assert.deepEqual(propsOf('HotpathOptions'), [
     'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'engine', 'genReqId', 'headersTimeout', 'https',
-    'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout', 'load', 'logger', 'maxHeaderSize',
+    'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout', 'load', 'logger', 'loggerInstance', 'maxHeaderSize',
     'maxParamLength', 'requestTimeout', 'trustProxy'
   ])
   // A wrong type for a numeric option is refused at once by the runtime too.
