@@ -34,6 +34,8 @@ export class Context {
     this.errorHandler = null
     /** @type {Function | null} */
     this.notFoundHandler = null
+    /** @type {Map<string, any>} shared schemas added here (addSchema), by $id */
+    this.schemas = new Map()
     /** app.use() was called here: the context answers its unmatched paths itself */
     this.usesMiddleware = false
     /** @type {ParserTable | null} */
@@ -54,6 +56,18 @@ export class Context {
     /** @type {Context[]} */
     const out = []
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) out.unshift(c)
+    return out
+  }
+
+  /**
+   * The shared schemas this context sees: its own and its parents', by $id
+   * (the nearest wins), as Fastify encapsulates addSchema.
+   * @returns {Record<string, any>}
+   */
+  visibleSchemas () {
+    /** @type {Record<string, any>} */
+    const out = {}
+    for (const c of this.chain()) for (const [id, schema] of c.schemas) out[id] = schema
     return out
   }
 

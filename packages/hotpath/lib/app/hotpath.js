@@ -209,6 +209,32 @@ export class Hotpath {
     return this
   }
 
+  // --- shared schemas ------------------------------------------------------
+
+  /**
+   * A schema routes can $ref by its $id (`{ $ref: 'user#' }`), seen by this
+   * context and its children, as Fastify's addSchema.
+   * @param {any} schema
+   */
+  addSchema (schema) {
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'addSchema')
+    const id = schema?.$id
+    if (typeof id !== 'string' || id === '') throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', 'a shared schema needs a string $id')
+    if (this._ctx.visibleSchemas()[id] !== undefined) throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', `a schema with $id '${id}' was already added`)
+    this._ctx.schemas.set(id, schema)
+    return this
+  }
+
+  /** The shared schemas this context sees, by $id. */
+  getSchemas () {
+    return this._ctx.visibleSchemas()
+  }
+
+  /** @param {string} id */
+  getSchema (id) {
+    return this._ctx.visibleSchemas()[id]
+  }
+
   // --- decorators ------------------------------------------------------------
 
   /**

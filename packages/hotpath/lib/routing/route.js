@@ -98,6 +98,7 @@ export class Route {
     const schema = opts.schema
     if (schema !== undefined && schema !== null) {
       const compiler = this.app.schemaCompiler()
+      compiler.useShared(ctx.visibleSchemas())
       const where = `${this.method}:${this.url}`
       if (schema.params) this.validateParams = compiler.validator('params', schema.params, where)
       if (schema.querystring ?? schema.query) this.validateQuery = compiler.validator('querystring', schema.querystring ?? schema.query, where)

@@ -18,6 +18,19 @@ export class SchemaCompiler {
     this._coercing = null
     /** @type {any} bodies: no coercion */
     this._plain = null
+    /** @type {Record<string, any>} the shared schemas ($id → schema) the route being compiled sees */
+    this.shared = {}
+  }
+
+  /**
+   * The shared schemas (app.addSchema) the next route's schemas may $ref:
+   * those of its context and its parents. Each validator instance learns a
+   * $id once; the first schema added under an $id is the one it keeps.
+   * @param {Record<string, any>} shared
+   */
+  useShared (shared) {
+    this.shared = shared
+    for (const ajv of [this._coercing, this._plain]) if (ajv !== null) addShared(ajv, shared)
   }
 
   /** @param {boolean} coerce */
@@ -26,6 +39,7 @@ export class SchemaCompiler {
     const Ajv = load('ajv')
     const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false })
     load('ajv-formats')(ajv)
+    addShared(ajv, this.shared)
     if (coerce) this._coercing = ajv
     else this._plain = ajv
     return ajv
@@ -64,13 +78,21 @@ export class SchemaCompiler {
       // { content: { 'application/json': { schema } } } is not supported; a
       // plain schema is.
       try {
-        map.set(k, fastJson(schema))
+        map.set(k, fastJson(schema, { schema: this.shared }))
       } catch (err) {
         throw createError('HP_ERR_INVALID_SCHEMA', `${where} response ${key}`, /** @type {Error} */ (err).message)
       }
     }
     return map
   }
+}
+
+/**
+ * @param {any} ajv
+ * @param {Record<string, any>} shared
+ */
+function addShared (ajv, shared) {
+  for (const id of Object.keys(shared)) if (ajv.getSchema(id) === undefined) ajv.addSchema(shared[id], id)
 }
 
 /**

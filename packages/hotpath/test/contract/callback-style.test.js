@@ -218,3 +218,40 @@ test('app.log is a logger even with logging off; loggerInstance takes a pino mad
   app.log.warn('from the instance')
   assert.deepEqual(lines, ['from the instance'])
 })
+
+eachMode('shared schemas: addSchema, $ref, getSchemas', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.addSchema({ $id: 'item', type: 'object', required: ['name'], properties: { name: { type: 'string' }, secret: { type: 'string' } } })
+      app.register(async (api) => {
+        api.addSchema({ $id: 'out', type: 'object', properties: { name: { type: 'string' } } })
+        api.post('/items', { schema: { body: { $ref: 'item#' }, response: { 200: { $ref: 'out#' } } } }, (req) => req.body)
+        api.get('/seen', () => ({ ids: Object.keys(api.getSchemas()).sort() }))
+      })
+      app.get('/root-seen', () => ({ ids: Object.keys(app.getSchemas()).sort() }))
+    })
+  })
+  after(() => s.close())
+
+  test('a route $refs shared schemas for its body and its response', async () => {
+    const ok = await s.request({ method: 'POST', url: '/items', payload: { name: 'pen', secret: 's' } })
+    assert.equal(ok.statusCode, 200)
+    assert.deepEqual(ok.json(), { name: 'pen' }, 'the response schema drops what it does not list')
+    const bad = await s.request({ method: 'POST', url: '/items', payload: { secret: 's' } })
+    assert.equal(bad.statusCode, 400)
+  })
+
+  test('getSchemas() sees the context\'s own schemas and its parents\', not its children\'s', async () => {
+    assert.deepEqual((await s.request('/seen')).json(), { ids: ['item', 'out'] })
+    assert.deepEqual((await s.request('/root-seen')).json(), { ids: ['item'] })
+  })
+})
+
+test('addSchema refuses a schema without $id and a second one with the same $id', () => {
+  const app = hotpath()
+  assert.throws(() => app.addSchema({ type: 'object' }), { code: 'HP_ERR_INVALID_SCHEMA' })
+  app.addSchema({ $id: 'a', type: 'string' })
+  assert.throws(() => app.addSchema({ $id: 'a', type: 'number' }), { code: 'HP_ERR_INVALID_SCHEMA' })
+})
