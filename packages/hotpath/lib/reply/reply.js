@@ -65,6 +65,9 @@ export class Reply {
       throw createError('HP_ERR_INVALID_OPTION', 'statusCode', `${statusCode} is not a status code between 100 and 599`)
     }
     this.statusCode = statusCode
+    // code that reads the status from reply.raw (as Fastify's reply.code()
+    // sets it there) sees the same one
+    if (this._raw !== null) this._raw.statusCode = statusCode
     return this
   }
 
@@ -201,7 +204,11 @@ export class Reply {
    * @returns {import('node:http').ServerResponse & { req: import('node:http').IncomingMessage }}
    */
   get raw () {
-    return this._raw ?? (this._raw = this._res.compat(this.request))
+    if (this._raw === null) {
+      this._raw = this._res.compat(this.request)
+      if (!this._raw.headersSent) this._raw.statusCode = this.statusCode
+    }
+    return this._raw
   }
 
   /** ms since the request started (0 when logging is off and nothing asked earlier). */

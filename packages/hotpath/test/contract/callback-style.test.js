@@ -255,3 +255,25 @@ test('addSchema refuses a schema without $id and a second one with the same $id'
   app.addSchema({ $id: 'a', type: 'string' })
   assert.throws(() => app.addSchema({ $id: 'a', type: 'number' }), { code: 'HP_ERR_INVALID_SCHEMA' })
 })
+
+eachMode('reply.code() and reply.raw.statusCode', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/', (req, reply) => {
+        reply.code(503)
+        const first = reply.raw.statusCode
+        reply.code(201)
+        return { first, then: reply.raw.statusCode }
+      })
+    })
+  })
+  after(() => s.close())
+
+  test('the status set by code() is the one reply.raw reports, before and after it was first read', async () => {
+    const res = await s.request('/')
+    assert.equal(res.statusCode, 201)
+    assert.deepEqual(res.json(), { first: 503, then: 201 })
+  })
+})
