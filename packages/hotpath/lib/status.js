@@ -4,11 +4,12 @@
 
 /** @type {Record<number, string>} */
 const STATUS_TEXT = {
-  100: 'Continue', 101: 'Switching Protocols',
+  100: 'Continue', 101: 'Switching Protocols', 102: 'Processing', 103: 'Early Hints',
   200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-Authoritative Information',
-  204: 'No Content', 205: 'Reset Content', 206: 'Partial Content',
+  204: 'No Content', 205: 'Reset Content', 206: 'Partial Content', 207: 'Multi-Status',
+  208: 'Already Reported', 226: 'IM Used',
   300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
-  304: 'Not Modified', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
+  304: 'Not Modified', 305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable',
   407: 'Proxy Authentication Required', 408: 'Request Timeout', 409: 'Conflict',
@@ -21,7 +22,8 @@ const STATUS_TEXT = {
   431: 'Request Header Fields Too Large', 451: 'Unavailable For Legal Reasons',
   500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway',
   503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
-  507: 'Insufficient Storage', 508: 'Loop Detected', 511: 'Network Authentication Required'
+  506: 'Variant Also Negotiates', 507: 'Insufficient Storage', 508: 'Loop Detected',
+  509: 'Bandwidth Limit Exceeded', 510: 'Not Extended', 511: 'Network Authentication Required'
 }
 
 /**
