@@ -162,6 +162,8 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
   /** Redirects (302 unless a code is given). */
   redirect(url: string, statusCode?: number): this
   redirect(statusCode: number, url: string): this
+  /** Answers with the not-found handler of the request path's prefix (404 by default). */
+  callNotFound(): this
   /** Takes the response out of hotpath's hands: user code writes it. */
   hijack(): this
   /** True once a response was sent (or the reply hijacked). */
@@ -474,15 +476,30 @@ export interface HotpathInstance {
     plugin: Plugin<Options> | { default: Plugin<Options> },
     options?: Options & RegisterOptions
   ): this & PromiseLike<void>
+  /**
+   * `fn` runs once everything registered before it has loaded, as in
+   * Fastify: `fn(err)` (or a promise), or `fn(err, done)`. Without `fn`, a
+   * promise of that moment.
+   */
+  after(fn?: (err: Error | null, done: (err?: Error) => void) => void | Promise<unknown>): this & PromiseLike<void>
 
-  decorate(name: string, value: unknown): this
+  /** A value, or `{ getter, setter }` for an accessor; `dependencies` must be decorated already. */
+  decorate(name: string | symbol, value: unknown, dependencies?: ReadonlyArray<string | symbol>): this
   /** A value, or `{ getter, setter }` for an accessor. */
-  decorateRequest(name: string, value: unknown): this
+  decorateRequest(name: string | symbol, value: unknown, dependencies?: ReadonlyArray<string | symbol>): this
   /** A value, or `{ getter, setter }` for an accessor. */
-  decorateReply(name: string, value: unknown): this
-  hasDecorator(name: string): boolean
-  hasRequestDecorator(name: string): boolean
-  hasReplyDecorator(name: string): boolean
+  decorateReply(name: string | symbol, value: unknown, dependencies?: ReadonlyArray<string | symbol>): this
+  hasDecorator(name: string | symbol): boolean
+  hasRequestDecorator(name: string | symbol): boolean
+  hasReplyDecorator(name: string | symbol): boolean
+
+  /** A schema routes can `$ref` by its `$id`, seen by this context and its children. */
+  addSchema(schema: JSONSchema & { $id: string }): this
+  /** The shared schemas this context sees, by `$id`. */
+  getSchemas(): Record<string, JSONSchema>
+  getSchema(id: string): JSONSchema | undefined
+  /** The options the app was created with, limits resolved; frozen. */
+  readonly initialConfig: Readonly<Record<string, unknown>>
 
   /** Connect/Express middleware, one or more functions or arrays of them, run at onRequest in order. */
   use(middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this
@@ -509,8 +526,10 @@ export interface HotpathInstance {
   addContentTypeParser(type: ContentTypeName, parser: ContentTypeParser<string>): this
 
   inject(options: InjectOptions | string): Promise<InjectResponse>
+  inject(options: InjectOptions | string, callback: (err: Error | null, res?: InjectResponse) => void): void
 
   ready(): Promise<this>
+  ready(callback: (err: Error | null) => void): Promise<this>
   /** Resolves to the address, e.g. `http://127.0.0.1:3000`. */
   listen(options?: ListenOptions): Promise<string>
   close(): Promise<void>

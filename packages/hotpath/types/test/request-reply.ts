@@ -116,3 +116,12 @@ app.get('/readonly', (req) => {
   req.id = 'custom-id'
   return req.id
 })
+
+// Fastify's forms: after(), shared schemas, inject with a callback, ready(cb), callNotFound
+app.register(async () => {}).after((err) => { if (err) throw err })
+app.addSchema({ $id: 'user', type: 'object' })
+expectTypeOf(app.getSchemas()).toBe<Record<string, import('hotpath').JSONSchema>>()
+app.decorate(Symbol('k'), 1, ['version'])
+app.inject({ url: '/' }, (err, res) => { if (!err) expectTypeOf(res?.statusCode).toBe<number | undefined>() })
+app.ready((err) => { if (err) throw err })
+app.get('/nf', (req, reply) => reply.callNotFound())
