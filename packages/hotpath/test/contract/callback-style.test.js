@@ -277,3 +277,14 @@ eachMode('reply.code() and reply.raw.statusCode', (mode) => {
     assert.deepEqual(res.json(), { first: 503, then: 201 })
   })
 })
+
+test('an inject() result lists the cookies set, parsed, as light-my-request does', async () => {
+  const app = hotpath()
+  app.get('/', (req, reply) => reply.header('set-cookie', 'a=1; Path=/; HttpOnly').header('set-cookie', 'b=two%20words; Max-Age=60').send('ok'))
+  const res = await app.inject('/')
+  assert.deepEqual(res.cookies.map((/** @type {object} */ c) => ({ ...c })), [
+    { name: 'a', value: '1', path: '/', httpOnly: true },
+    { name: 'b', value: 'two%20words', maxAge: 60 }
+  ])
+  assert.deepEqual((await app.inject({ url: '/nothing' })).cookies, [])
+})

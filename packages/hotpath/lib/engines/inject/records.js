@@ -8,6 +8,7 @@ import { Readable } from 'node:stream'
 import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
+import { loadModule } from '../../require.js'
 
 /**
  * @typedef {object} InjectResult
@@ -18,6 +19,7 @@ import { statusText } from '../../status.js'
  * @property {string} payload
  * @property {Buffer} rawPayload
  * @property {() => any} json
+ * @property {object[]} cookies  the Set-Cookie lines, parsed
  */
 
 const EMPTY = Buffer.alloc(0)
@@ -246,7 +248,9 @@ export class InjectResponse {
       body: text,
       payload: text,
       rawPayload: payload,
-      json () { return JSON.parse(text) }
+      json () { return JSON.parse(text) },
+      /** The Set-Cookie lines parsed (name, value, path, expires…), as light-my-request gives them. */
+      get cookies () { return parseSetCookie(all['set-cookie']) }
     }
     const listener = this.endListener
     if (listener !== null) {
@@ -266,6 +270,17 @@ export class InjectResponse {
     compat.once('close', () => this.resolve(result))
     compat.finish(null)
   }
+}
+
+/**
+ * @param {string | string[] | undefined} lines
+ * @returns {object[]}
+ */
+function parseSetCookie (lines) {
+  if (lines === undefined) return []
+  // set-cookie-parser loads on the first read: inject() results that are
+  // never asked for cookies do not carry it
+  return loadModule('set-cookie-parser').parse(lines, { decodeValues: false })
 }
 
 /** @param {unknown} v */
