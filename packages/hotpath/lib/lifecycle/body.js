@@ -56,6 +56,13 @@ function readBody (reply) {
     return
   }
   reply._parser = parser
+  if (parser.parseAs === 'stream') {
+    // the parser reads the body itself, from req.raw (or what preParsing
+    // hooks made of the body stream), as a Fastify parser without parseAs
+    if (route.preParsing !== null) runPayloadHooks(reply, route.preParsing, 0, raw.bodyStream(), runStreamParser, true, handleError)
+    else runStreamParser(reply, req.raw)
+    return
+  }
   if (route.preParsing !== null) {
     runPayloadHooks(reply, route.preParsing, 0, raw.bodyStream(), readParsedStream, true, handleError)
     return
@@ -129,10 +136,27 @@ function readParsedStream (reply, stream) {
  */
 function runParser (reply, buf) {
   const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
+  parseWith(reply, parser.parseAs === 'string' ? buf.toString('utf8') : buf)
+}
+
+/**
+ * @param {Reply} reply
+ * @param {import('node:stream').Readable} stream
+ */
+function runStreamParser (reply, stream) {
+  parseWith(reply, stream)
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} payload  the body as the parser takes it
+ */
+function parseWith (reply, payload) {
+  const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
   const req = reply.request
   let r
   try {
-    r = parser.fn(req, parser.parseAs === 'string' ? buf.toString('utf8') : buf)
+    r = parser.fn(req, payload)
   } catch (err) {
     handleError(reply, parserError(err))
     return

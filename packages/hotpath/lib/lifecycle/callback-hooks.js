@@ -24,6 +24,18 @@ const ARGS = {
 }
 
 /**
+ * A content-type parser written as Fastify's `(req, payload, done)`,
+ * adapted to return its value (or a promise of it). An async function is
+ * never a callback parser.
+ * @param {Function} fn
+ * @returns {Function}
+ */
+export function adaptParser (fn) {
+  if (fn.length < 3 || isAsync(fn)) return fn
+  return twoArgs(fn)
+}
+
+/**
  * The hook itself, or its adapter when it takes a `done` callback. An async
  * function is never a callback hook: its promise is its answer.
  * @param {string} name  a request hook name

@@ -288,3 +288,35 @@ test('an inject() result lists the cookies set, parsed, as light-my-request does
   ])
   assert.deepEqual((await app.inject({ url: '/nothing' })).cookies, [])
 })
+
+eachMode('content-type parsers written as (req, payload, done)', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body.toString())))
+      })
+      // no parseAs: the body as a stream, read by the parser, as in Fastify
+      app.addContentTypeParser('text/csv', (req, payload, done) => {
+        let text = ''
+        payload.on('data', (/** @type {Buffer} */ c) => { text += c })
+        payload.on('end', () => done(null, text.split(',')))
+        payload.on('error', done)
+      })
+      app.addContentTypeParser('application/x-refuse', { parseAs: 'string' }, (req, body, done) => done(Object.assign(new Error('refused by the parser'), { statusCode: 422, expose: true })))
+      app.post('/echo', (req) => ({ body: req.body }))
+    })
+  })
+  after(() => s.close())
+
+  test('done(null, value) is the body; a parser without parseAs reads the stream itself; done(err) is the error', async () => {
+    const form = await s.request({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1&b=two' })
+    assert.deepEqual(form.json(), { body: { a: '1', b: 'two' } })
+    const csv = await s.request({ method: 'POST', url: '/echo', headers: { 'content-type': 'text/csv' }, payload: 'x,y,z' })
+    assert.deepEqual(csv.json(), { body: ['x', 'y', 'z'] })
+    const refused = await s.request({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/x-refuse' }, payload: 'no' })
+    assert.equal(refused.statusCode, 422)
+    assert.equal(refused.json().message, 'refused by the parser')
+  })
+})

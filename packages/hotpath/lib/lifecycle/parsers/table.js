@@ -5,11 +5,12 @@ import { createError } from '../../errors.js'
 import { mediaType } from './content-type.js'
 import { parseJson } from './json.js'
 import { parseUrlencoded } from './urlencoded.js'
+import { adaptParser } from '../callback-hooks.js'
 
 /**
  * @typedef {object} Parser
  * @property {string} type          canonical media type, or '*' for any
- * @property {'string' | 'buffer'} parseAs
+ * @property {'string' | 'buffer' | 'stream'} parseAs  'stream': the parser gets req.raw and reads it itself
  * @property {number | null} bodyLimit  null: the route's limit
  * @property {(req: any, body: any) => unknown} fn
  */
@@ -28,13 +29,18 @@ export class ParserTable {
 
   /**
    * @param {string | readonly string[]} type
-   * @param {{ parseAs?: 'string' | 'buffer', bodyLimit?: number }} opts
+   * @param {{ parseAs?: 'string' | 'buffer' | 'stream', bodyLimit?: number }} opts
    * @param {(req: any, body: any) => unknown} fn
    */
   add (type, opts, fn) {
     if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'addContentTypeParser', 'the parser must be a function')
-    const parseAs = opts?.parseAs ?? 'string'
-    if (parseAs !== 'string' && parseAs !== 'buffer') throw createError('HP_ERR_INVALID_OPTION', 'parseAs', "expected 'string' or 'buffer'")
+    // A parser written as Fastify's (req, payload, done) gets what Fastify
+    // gives it: without parseAs, the body as a stream (req.raw) to read
+    // itself. hotpath's own parsers default to the body as a string.
+    const callback = fn.length >= 3 && fn.constructor?.name !== 'AsyncFunction'
+    const parseAs = opts?.parseAs ?? (callback ? 'stream' : 'string')
+    if (parseAs !== 'string' && parseAs !== 'buffer' && parseAs !== 'stream') throw createError('HP_ERR_INVALID_OPTION', 'parseAs', "expected 'string', 'buffer' or 'stream'")
+    fn = /** @type {(req: any, body: any) => unknown} */ (adaptParser(fn))
     const bodyLimit = opts?.bodyLimit ?? null
     if (bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit >= 0)) throw createError('HP_ERR_INVALID_OPTION', 'bodyLimit', 'expected a non-negative integer')
     for (const t of typeof type === 'string' ? [type] : type) {
