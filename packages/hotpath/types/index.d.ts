@@ -493,6 +493,10 @@ export interface HotpathInstance {
   hasRequestDecorator(name: string | symbol): boolean
   hasReplyDecorator(name: string | symbol): boolean
 
+  /** Validators for this context's route schemas from your own compiler instead of ajv (Fastify's signature). */
+  setValidatorCompiler(compile: (route: { schema: any, method: string, url: string, httpPart: 'params' | 'querystring' | 'headers' | 'body' }) => (data: any) => boolean | { error?: Error, value?: unknown }): this
+  /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
+  setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
   /** A schema routes can `$ref` by its `$id`, seen by this context and its children. */
   addSchema(schema: JSONSchema & { $id: string }): this
   /** The shared schemas this context sees, by `$id`. */

@@ -36,6 +36,10 @@ export class Context {
     this.notFoundHandler = null
     /** @type {Map<string, any>} shared schemas added here (addSchema), by $id */
     this.schemas = new Map()
+    /** @type {Function | null} setValidatorCompiler */
+    this.validatorCompiler = null
+    /** @type {Function | null} setSerializerCompiler */
+    this.serializerCompiler = null
     /** app.use() was called here: the context answers its unmatched paths itself */
     this.usesMiddleware = false
     /** @type {ParserTable | null} */
@@ -69,6 +73,16 @@ export class Context {
     const out = {}
     for (const c of this.chain()) for (const [id, schema] of c.schemas) out[id] = schema
     return out
+  }
+
+  /**
+   * A compiler set here or nearest up the chain, null for hotpath's own.
+   * @param {'validatorCompiler' | 'serializerCompiler'} kind
+   * @returns {Function | null}
+   */
+  findUp (kind) {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c[kind] !== null) return c[kind]
+    return null
   }
 
   /** the not-found handler this context answers with: its own, or the nearest ancestor's */

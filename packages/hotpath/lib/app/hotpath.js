@@ -162,6 +162,30 @@ export class Hotpath {
     return this
   }
 
+  /**
+   * Validators for this context's route schemas come from `compile({ schema,
+   * method, url, httpPart })` instead of ajv, as in Fastify.
+   * @param {Function} compile
+   */
+  setValidatorCompiler (compile) {
+    if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'validatorCompiler')
+    this._ctx.validatorCompiler = compile
+    return this
+  }
+
+  /**
+   * Response serializers for this context's routes come from `compile({
+   * schema, method, url, httpStatus })` instead of fast-json-stringify.
+   * @param {Function} compile
+   */
+  setSerializerCompiler (compile) {
+    if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setSerializerCompiler', 'expected a function')
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'serializerCompiler')
+    this._ctx.serializerCompiler = compile
+    return this
+  }
+
   /** @param {Function} fn */
   setNotFoundHandler (fn) {
     if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected a function')

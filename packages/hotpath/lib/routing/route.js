@@ -100,13 +100,17 @@ export class Route {
       const compiler = this.app.schemaCompiler()
       compiler.useShared(ctx.visibleSchemas())
       const where = `${this.method}:${this.url}`
-      if (schema.params) this.validateParams = compiler.validator('params', schema.params, where)
-      if (schema.querystring ?? schema.query) this.validateQuery = compiler.validator('querystring', schema.querystring ?? schema.query, where)
-      if (schema.headers) this.validateHeaders = compiler.validator('headers', schema.headers, where)
-      if (schema.body && this.parseBody) this.validateBody = compiler.validator('body', schema.body, where)
+      // setValidatorCompiler / setSerializerCompiler, the nearest up the plugin chain
+      const ownValidator = ctx.findUp('validatorCompiler')
+      const ownSerializer = ctx.findUp('serializerCompiler')
+      const custom = ownValidator === null ? null : { compile: ownValidator, method: this.method, url: this.url }
+      if (schema.params) this.validateParams = compiler.validator('params', schema.params, where, custom)
+      if (schema.querystring ?? schema.query) this.validateQuery = compiler.validator('querystring', schema.querystring ?? schema.query, where, custom)
+      if (schema.headers) this.validateHeaders = compiler.validator('headers', schema.headers, where, custom)
+      if (schema.body && this.parseBody) this.validateBody = compiler.validator('body', schema.body, where, custom)
       this.hasValidation = this.validateParams !== null || this.validateQuery !== null || this.validateHeaders !== null || this.validateBody !== null
       if (schema.response) {
-        this.serializers = compiler.serializers(schema.response, where)
+        this.serializers = compiler.serializers(schema.response, where, ownSerializer === null ? null : { compile: ownSerializer, method: this.method, url: this.url })
         this.serialize200 = pickSerializer(this.serializers, 200)
         const table = serializerTable(this.serializers)
         this.serializeExact = table.exact

@@ -49,11 +49,13 @@ export class SchemaCompiler {
    * @param {'params' | 'querystring' | 'headers' | 'body'} part
    * @param {any} schema
    * @param {string} where  route, for error messages
+   * @param {{ compile: Function, method: string, url: string } | null} [custom]  setValidatorCompiler's compiler
    * @returns {Validator}
    */
-  validator (part, schema, where) {
+  validator (part, schema, where, custom = null) {
     let s = part === 'body' ? schema : objectShorthand(schema)
     if (part === 'headers') s = lowerCaseHeaders(s)
+    if (custom !== null) return { validate: customValidator(custom.compile({ schema: s, method: custom.method, url: custom.url, httpPart: part })), part }
     try {
       const validate = this.ajv(part !== 'body').compile(s)
       return { validate, part }
@@ -65,12 +67,13 @@ export class SchemaCompiler {
   /**
    * @param {Record<string, any>} responses  status / 'Nxx' / 'default' → schema
    * @param {string} where
+   * @param {{ compile: Function, method: string, url: string } | null} [custom]  setSerializerCompiler's compiler
    * @returns {Map<string, SerializeFn>}
    */
-  serializers (responses, where) {
+  serializers (responses, where, custom = null) {
     /** @type {Map<string, SerializeFn>} */
     const map = new Map()
-    const fastJson = load('fast-json-stringify')
+    const fastJson = custom === null ? load('fast-json-stringify') : null
     for (const key of Object.keys(responses)) {
       const k = key.toLowerCase()
       if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw createError('HP_ERR_INVALID_SCHEMA', `${where} response`, `'${key}' is not a status code, a class like '2xx', or 'default'`)
@@ -78,13 +81,41 @@ export class SchemaCompiler {
       // { content: { 'application/json': { schema } } } is not supported; a
       // plain schema is.
       try {
-        map.set(k, fastJson(schema, { schema: this.shared }))
+        map.set(k, custom !== null ? custom.compile({ schema, method: custom.method, url: custom.url, httpStatus: key }) : fastJson(schema, { schema: this.shared }))
       } catch (err) {
         throw createError('HP_ERR_INVALID_SCHEMA', `${where} response ${key}`, /** @type {Error} */ (err).message)
       }
     }
     return map
   }
+}
+
+/**
+ * A validator from setValidatorCompiler, as Fastify takes it: it answers
+ * true/false (its `errors` then say why), or `{ error }` when the data is
+ * invalid. Made to look like ajv's for runValidator. A `{ value }` answer
+ * does not replace the data.
+ * @param {(data: unknown) => any} fn
+ * @returns {ValidateFn & { errors?: any[] | null }}
+ */
+function customValidator (fn) {
+  if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_SCHEMA', 'setValidatorCompiler', 'the compiler must return a function')
+  /** @type {ValidateFn & { errors?: any[] | null }} */
+  const validate = (data) => {
+    const r = fn(data)
+    if (r === false) {
+      validate.errors = /** @type {any} */ (fn).errors ?? null
+      return false
+    }
+    if (r !== null && typeof r === 'object' && r.error) {
+      const e = r.error
+      validate.errors = Array.isArray(e.validation) ? e.validation : [{ instancePath: '', schemaPath: '', keyword: 'custom', params: {}, message: e.message ?? String(e) }]
+      return false
+    }
+    validate.errors = null
+    return true
+  }
+  return validate
 }
 
 /**

@@ -320,3 +320,37 @@ eachMode('content-type parsers written as (req, payload, done)', (mode) => {
     assert.equal(refused.json().message, 'refused by the parser')
   })
 })
+
+eachMode('setValidatorCompiler and setSerializerCompiler', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {any[]} */
+  const asked = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.register(async (api) => {
+        // a validator of its own: the schema's `min` for a number body field
+        api.setValidatorCompiler((/** @type {any} */ { schema, method, url, httpPart }) => {
+          asked.push({ method, url, httpPart })
+          return (/** @type {any} */ data) => data.n >= schema.min ? true : { error: new Error(`n must be at least ${schema.min}`) }
+        })
+        api.setSerializerCompiler((/** @type {any} */ { httpStatus }) => (/** @type {any} */ data) => `status ${httpStatus}: ${data.n}`)
+        api.post('/custom', { schema: { body: { min: 5 }, response: { 200: { type: 'string' } } } }, (req) => req.body)
+      })
+      app.post('/ajv', { schema: { body: { type: 'object', properties: { n: { type: 'integer', minimum: 5 } } } } }, (req) => req.body)
+    })
+  })
+  after(() => s.close())
+
+  test('a context\'s own compilers validate and serialize its routes; others keep ajv', async () => {
+    const ok = await s.request({ method: 'POST', url: '/custom', payload: { n: 7 } })
+    assert.equal(ok.statusCode, 200)
+    assert.equal(ok.body, 'status 200: 7')
+    const bad = await s.request({ method: 'POST', url: '/custom', payload: { n: 1 } })
+    assert.equal(bad.statusCode, 400)
+    assert.match(bad.json().message, /n must be at least 5/)
+    assert.deepEqual(asked, [{ method: 'POST', url: '/custom', httpPart: 'body' }])
+    const viaAjv = await s.request({ method: 'POST', url: '/ajv', payload: { n: 1 } })
+    assert.equal(viaAjv.statusCode, 400)
+  })
+})
