@@ -536,7 +536,11 @@ export interface HotpathInstance {
   ready(callback: (err: Error | null) => void): Promise<this>
   /** Resolves to the address, e.g. `http://127.0.0.1:3000`. */
   listen(options?: ListenOptions): Promise<string>
+  /** Fastify's form: callback(err, address). */
+  listen(options: ListenOptions, callback: (err: Error | null, address?: string) => void): Promise<string>
+  listen(callback: (err: Error | null, address?: string) => void): Promise<string>
   close(): Promise<void>
+  close(callback: (err?: Error) => void): Promise<void>
   /**
    * The server: http.Server / https.Server on `node` (from the start), or
    * net.Server / tls.Server on `wire` (once ready() resolved).

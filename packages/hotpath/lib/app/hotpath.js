@@ -374,10 +374,24 @@ export class Hotpath {
   }
 
   /**
-   * @param {{ port?: number, host?: string, backlog?: number }} [opts]
+   * A promise of the address; given a callback (Fastify's listen(opts, cb)
+   * or listen(cb)), callback(err, address) instead.
+   * @param {{ port?: number, host?: string, backlog?: number } | ((err: Error | null, address?: string) => void)} [opts]
+   * @param {(err: Error | null, address?: string) => void} [callback]
    * @returns {Promise<string>}
    */
-  async listen (opts = {}) {
+  listen (opts = {}, callback) {
+    if (typeof opts === 'function') {
+      callback = opts
+      opts = {}
+    }
+    const listening = this._listen(opts)
+    if (typeof callback === 'function') listening.then((url) => callback.call(this, null, url), (err) => callback.call(this, err))
+    return listening
+  }
+
+  /** @param {{ port?: number, host?: string, backlog?: number }} opts */
+  async _listen (opts) {
     await this.ready()
     const core = this._core
     if (core.address !== null) throw createError('HP_ERR_ALREADY_LISTENING')
@@ -392,10 +406,16 @@ export class Hotpath {
     return url
   }
 
-  /** @returns {Promise<void>} */
-  close () {
+  /**
+   * A promise of the end of close(); given a callback, callback(err?) too,
+   * as Fastify's close(cb).
+   * @param {(err?: Error) => void} [callback]
+   * @returns {Promise<void>}
+   */
+  close (callback) {
     const core = this._core
     if (core.closePromise === null) core.closePromise = doClose(core)
+    if (typeof callback === 'function') core.closePromise.then(() => callback.call(this), (err) => callback.call(this, err))
     return core.closePromise
   }
 

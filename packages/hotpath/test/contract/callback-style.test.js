@@ -354,3 +354,12 @@ eachMode('setValidatorCompiler and setSerializerCompiler', (mode) => {
     assert.equal(viaAjv.statusCode, 400)
   })
 })
+
+test('listen(opts, callback) and close(callback), as in Fastify', async () => {
+  const app = hotpath()
+  app.get('/', () => 'up')
+  const address = await new Promise((resolve, reject) => app.listen({ port: 0, host: '127.0.0.1' }, (err, url) => err ? reject(err) : resolve(url)))
+  assert.match(String(address), /^http:\/\/127\.0\.0\.1:\d+$/)
+  assert.equal(await (await fetch(String(address))).text(), 'up')
+  await new Promise((resolve, reject) => app.close((err) => err ? reject(err) : resolve(undefined)))
+})
