@@ -80,19 +80,7 @@ async function loadPlugin (core, parentCtx, item) {
  * @returns {Promise<void>}
  */
 function callPlugin (fn, instance, opts) {
-  return new Promise((resolve, reject) => {
-    let settled = false
-    /** @param {unknown} [err] */
-    const done = (err) => {
-      if (settled) return
-      settled = true
-      if (err) reject(err)
-      else resolve()
-    }
-    const r = fn(instance, opts, done)
-    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => done(), (/** @type {unknown} */ err) => done(err ?? new Error('plugin rejected')))
-    else if (fn.length < 3) done()
-  })
+  return settleWithDone(fn, undefined, [instance, opts], 'plugin rejected')
 }
 
 /**
@@ -103,6 +91,20 @@ function callPlugin (fn, instance, opts) {
  * @returns {Promise<void>}
  */
 function runAfter (instance, fn) {
+  return settleWithDone(fn, instance, [null], 'after() rejected')
+}
+
+/**
+ * Calls fn(...args, done) and settles once: by done(err?), by the promise
+ * fn returns, or, when fn declares no done parameter and returns no
+ * promise, on return.
+ * @param {Function} fn
+ * @param {unknown} self  `this` for fn
+ * @param {unknown[]} args  the arguments before done
+ * @param {string} rejected  the error for a rejection without a reason
+ * @returns {Promise<void>}
+ */
+function settleWithDone (fn, self, args, rejected) {
   return new Promise((resolve, reject) => {
     let settled = false
     /** @param {unknown} [err] */
@@ -112,9 +114,9 @@ function runAfter (instance, fn) {
       if (err) reject(err)
       else resolve()
     }
-    const r = fn.length >= 2 ? fn.call(instance, null, done) : fn.call(instance, null)
-    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => done(), (/** @type {unknown} */ err) => done(err ?? new Error('after() rejected')))
-    else if (fn.length < 2) done()
+    const r = fn.apply(self, [...args, done])
+    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => done(), (/** @type {unknown} */ err) => done(err ?? new Error(rejected)))
+    else if (fn.length <= args.length) done()
   })
 }
 

@@ -112,12 +112,14 @@ test('app hooks with done: onReady(done), onClose(instance, done)', async () => 
   const app = hotpath()
   /** @type {string[]} */
   const order = []
+  /** @type {unknown[]} `this` in onReady, the argument of onClose */
+  const given = []
   app.addHook('onReady', function (done) {
-    assert.equal(this, app)
+    given.push(this)
     setTimeout(() => { order.push('onReady'); done() }, 2)
   })
   app.addHook('onClose', (instance, done) => {
-    assert.equal(instance, app)
+    given.push(instance)
     order.push('onClose')
     done()
   })
@@ -125,6 +127,8 @@ test('app hooks with done: onReady(done), onClose(instance, done)', async () => 
   order.push('ready')
   await app.close()
   assert.deepEqual(order, ['onReady', 'ready', 'onClose'])
+  assert.equal(given.length, 2)
+  assert.ok(given.every((g) => g === app), 'onReady runs with this = the instance; onClose gets the instance')
 })
 
 test('decorators named by a Symbol or given as { getter }, and their dependencies', async () => {

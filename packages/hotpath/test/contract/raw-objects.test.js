@@ -38,6 +38,8 @@ eachMode('req.raw and reply.raw', (mode) => {
   const seen = []
   /** @type {any[]} */
   const lines = []
+  /** @type {boolean[]} what /parts saw as headersSent after its first write() */
+  const partsHeadersSent = []
   before(async () => {
     s = await setup(mode, (app) => {
       app.get('/types', (req, reply) => {
@@ -70,7 +72,7 @@ eachMode('req.raw and reply.raw', (mode) => {
         res.setHeader('x-a', '1')
         res.appendHeader('x-a', '2')
         res.write('first ')
-        assert.equal(res.headersSent, true)
+        partsHeadersSent.push(res.headersSent)
         setTimeout(() => res.end('last'), 20)
         return reply
       })
@@ -168,6 +170,7 @@ eachMode('req.raw and reply.raw', (mode) => {
   test('write() then end() later: streamed, with the status and headers set before the first write', async () => {
     const res = await fetchRaw(s, { url: '/parts' })
     assert.equal(res.statusCode, 201)
+    assert.deepEqual(partsHeadersSent, [true], 'headersSent is true once write() has run')
     assert.equal(res.body, 'first last')
     assert.match(String(res.headers['x-a']), /^1, ?2$|^1,2$/)
     if (mode !== 'inject') {
