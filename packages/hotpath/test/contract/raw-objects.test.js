@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { Readable, Stream } from 'node:stream'
-import { eachMode, setup } from '../helpers/engines.js'
+import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 
 /**
  * The raw bytes of a response as a client receives them, with the head's
@@ -257,3 +257,39 @@ eachMode('req.raw and reply.raw', (mode) => {
     assert.equal((await fetchRaw(s, { url: '/pipe' })).body, 'one two three')
   })
 })
+
+eachMode('a body read as a stream while the answer streams back (full duplex)', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      // the route reads the body itself, from req.raw
+      app.addContentTypeParser('application/x-duplex', { parseAs: 'stream' }, () => undefined)
+      // echoes each part as it arrives: the answer starts before the body ends
+      app.post('/echo', (req, reply) => {
+        req.raw.on('data', (/** @type {Buffer} */ c) => reply.raw.write(c))
+        req.raw.on('end', () => reply.raw.end())
+        return reply
+      })
+    })
+  })
+  after(() => s.close())
+
+  test('the last part of the body, sent after the answer began, still reaches its reader', { timeout: 10_000 }, async () => {
+    const body = await new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: s.port, method: 'POST', path: '/echo', headers: { 'content-type': 'application/x-duplex', 'content-length': '10' }, agent: false }, (res) => {
+        let text = ''
+        res.on('data', (c) => {
+          text += c
+          // the second part goes once the first came back: the response is
+          // under way, the body not yet complete
+          if (text === 'first') req.end('-last')
+        })
+        res.on('end', () => resolve(text))
+      })
+      req.on('error', reject)
+      req.write('first')
+    })
+    assert.equal(body, 'first-last')
+  })
+}, SOCKET_MODES)

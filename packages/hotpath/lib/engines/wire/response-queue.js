@@ -20,7 +20,12 @@ import { updatePhase } from './timers.js'
  */
 export function prepareClose (conn, res) {
   const req = res.req
-  if (!req.complete && req.sinkKind !== 3) {
+  if (!req.complete && req.sinkKind === 2) {
+    // Someone is reading the body as a stream (a proxy sending it on while
+    // the answer streams back): both go on at once, as on node:http. The
+    // body keeps flowing to its reader; dropping its rest here left the
+    // reader waiting for ever.
+  } else if (!req.complete && req.sinkKind !== 3) {
     // answered before the body was read. A small declared body that the
     // client is already sending is read and dropped (keep-alive survives,
     // as on node:http); anything else closes the connection.
