@@ -23,8 +23,10 @@ export function prepareClose (conn, res) {
   if (!req.complete && req.sinkKind === 2) {
     // Someone is reading the body as a stream (a proxy sending it on while
     // the answer streams back): both go on at once, as on node:http. The
-    // body keeps flowing to its reader; dropping its rest here left the
-    // reader waiting for ever.
+    // body keeps flowing to its reader (dropping its rest here left the
+    // reader waiting for ever); the connection still ends after this
+    // response, as for any answer that came before its body's end.
+    res.closeAfter = true
   } else if (!req.complete && req.sinkKind !== 3) {
     // answered before the body was read. A small declared body that the
     // client is already sending is read and dropped (keep-alive survives,
