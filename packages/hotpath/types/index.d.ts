@@ -592,6 +592,14 @@ export interface HotpathOptions {
    * connections still open (default 10 000).
    */
   closeGraceTimeout?: number
+  /**
+   * What close() does to open keep-alive connections. false (default): an
+   * idle one that answered within the last 500 ms stays open that long (a
+   * request on its way gets 503, not a reset). 'idle': idle ones close at
+   * once, as in Fastify and node:http. true: every connection is destroyed
+   * at once, in-flight requests too.
+   */
+  forceCloseConnections?: boolean | 'idle'
   /** Largest request head in bytes (default 16 KiB; 431 past it). */
   maxHeaderSize?: number
   /** Longest path parameter in characters (default 100; longer does not match). */

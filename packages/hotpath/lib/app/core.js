@@ -38,6 +38,8 @@ export class Core {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
+    const force = options.forceCloseConnections
+    if (force !== undefined && force !== true && force !== false && force !== 'idle') throw createError('HP_ERR_INVALID_OPTION', 'forceCloseConnections', "expected true, false or 'idle'")
     const depth = options.jsonDepthLimit
     if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) throw createError('HP_ERR_INVALID_OPTION', 'jsonDepthLimit', 'expected a positive integer')
     const engineName = options.engine ?? DEFAULT_ENGINE
@@ -54,7 +56,8 @@ export class Core {
       requestTimeout: this.requestTimeout,
       keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
       maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
-      closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout
+      closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout,
+      forceCloseConnections: options.forceCloseConnections ?? false
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
     this.initialConfig = Object.freeze({

@@ -134,6 +134,11 @@
  * @property {number} maxHeaderSize      bytes of request head; 431 past it
  * @property {number} [maxRequestsPerSocket] 0 = unlimited
  * @property {number} [closeGraceTimeout] ms close() waits for in-flight responses before it destroys their connections
+ * @property {boolean | 'idle'} [forceCloseConnections]
+ *   what close() does to open connections. false (the default): an idle one
+ *   that answered within CLOSE_IDLE_MS stays open that long, then closes;
+ *   'idle': every idle one closes at once, as node:http's server.close() and
+ *   Fastify do; true: every connection, busy or not, is destroyed at once
  * @property {(err: Error, info?: object) => void} [onClientError] for logging only
  */
 

@@ -3,8 +3,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
+import net from 'node:net'
+import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Readable } from 'node:stream'
+import hotpath from '../../lib/index.js'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 
 eachMode('close()', (mode) => {
@@ -60,4 +63,60 @@ eachMode('close()', (mode) => {
     assert.equal(outcome, 'closed')
     assert.equal(await closedByServer, true)
   })
+
+  // A keep-alive connection that has just answered, and a request that is
+  // still being handled on a second one, at the moment close() is called.
+  // Returns what each connection received after close() began.
+  async function closeWithTwoConnections (/** @type {Record<string, any>} */ options) {
+    let release = () => {}
+    const s = await setup(mode, (app) => {
+      app.get('/', () => 'hi')
+      app.get('/slow', () => new Promise((resolve) => { release = () => resolve('slow done') }))
+    }, options)
+    const head = 'Host: x\r\nConnection: keep-alive\r\n\r\n'
+    const idle = net.connect(s.port, '127.0.0.1')
+    const busy = net.connect(s.port, '127.0.0.1')
+    const bothClosed = Promise.all([once(idle, 'close'), once(busy, 'close')])
+    /** @type {string[]} */
+    const idleGot = []
+    /** @type {string[]} */
+    const busyGot = []
+    for (const [sock, got] of /** @type {const} */ ([[idle, idleGot], [busy, busyGot]])) {
+      sock.on('error', () => {})
+      sock.on('data', (d) => got.push(d.toString('latin1')))
+      await once(sock, 'connect')
+    }
+    idle.write(`GET / HTTP/1.1\r\n${head}`)
+    busy.write(`GET /slow HTTP/1.1\r\n${head}`)
+    while (!idleGot.join('').endsWith('hi')) await sleep(5)
+    idleGot.length = 0
+    const closed = s.close()
+    // the client's next request, already on its way
+    idle.write(`GET / HTTP/1.1\r\n${head}`)
+    await sleep(20)
+    release()
+    await Promise.all([bothClosed, closed])
+    return { idle: idleGot.join(''), busy: busyGot.join('') }
+  }
+
+  test("forceCloseConnections 'idle': an idle connection closes at once, however recently it answered; the busy one is answered", async () => {
+    const got = await closeWithTwoConnections({ forceCloseConnections: 'idle' })
+    assert.equal(got.idle, '', 'nothing more is answered on the idle connection')
+    assert.match(got.busy, /^HTTP\/1\.1 200[^]*\r\nconnection: close\r\n[^]*slow done$/i)
+  })
+
+  test('forceCloseConnections true: every connection is destroyed at once, the busy one too', async () => {
+    const got = await closeWithTwoConnections({ forceCloseConnections: true })
+    assert.deepEqual(got, { idle: '', busy: '' })
+  })
+
+  test('by default a connection that has just answered stays open a moment: the request on its way gets 503 and Connection: close', async () => {
+    const got = await closeWithTwoConnections({})
+    assert.match(got.idle, /^HTTP\/1\.1 503[^]*\r\nconnection: close\r\n/i)
+    assert.match(got.busy, /^HTTP\/1\.1 200[^]*slow done$/)
+  })
 }, SOCKET_MODES)
+
+test('forceCloseConnections accepts only true, false and "idle"', () => {
+  assert.throws(() => hotpath({ forceCloseConnections: 'all' }), { code: 'HP_ERR_INVALID_OPTION' })
+})

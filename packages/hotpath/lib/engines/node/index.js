@@ -163,8 +163,16 @@ export function createNodeEngine (options) {
         // responses go out with Connection: close so their sockets end too.
         // Connections still busy after the grace period (a stream that
         // never ends, a client that never reads) are destroyed.
+        if (options.forceCloseConnections === true) server.closeAllConnections()
         const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
         grace.unref()
+        if (options.forceCloseConnections === 'idle') {
+          server.close(() => {
+            clearTimeout(grace)
+            resolve()
+          })
+          return
+        }
         // server.close() stops accepting and also destroys every keep-alive
         // connection idle at that moment; but a client's next request may
         // already be on its way on one of them, and it would be reset.

@@ -29,6 +29,8 @@ export class WireEngine {
     this.closing = false
     /** ms close() waits for busy connections before destroying them */
     this.closeGraceTimeout = options.closeGraceTimeout ?? 10_000
+    /** @type {boolean | 'idle'} see EngineOptions */
+    this.forceCloseConnections = options.forceCloseConnections ?? false
     /** coarse clock for timeouts, refreshed by the shared timer */
     this.clock = Date.now()
     this.second = 0
@@ -156,12 +158,15 @@ export class WireEngine {
         resolve()
       }
       if (this.server.listening) this.server.close(done)
+      const force = this.forceCloseConnections
       for (const conn of this.connections) {
         // Busy ones close after their response. An idle one closes now,
         // unless it answered so recently that the client's next request
         // may be on its way: that one gets 503 + Connection: close, not a
-        // reset, and the timer closes it after CLOSE_IDLE_MS.
-        if (!conn.idle || conn.phase === P_HEAD || (conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
+        // reset, and the timer closes it after CLOSE_IDLE_MS. 'idle' and
+        // true trade that for a close() that does not wait.
+        if (force === true) conn.destroy()
+        else if (!conn.idle || conn.phase === P_HEAD || (force === false && conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
         else conn.destroy()
       }
       if (!this.server.listening && this.connections.size === 0) done()

@@ -1,0 +1,23 @@
+// hotpath with Fastify 5's defaults where hotpath's own differ, for an
+// application that moves from Fastify by changing one import
+// (docs/migrating-from-fastify.md lists what differs, and why).
+import { hotpath, plugin, HttpError } from './index.js'
+
+/** Fastify's values for the options whose hotpath defaults differ. */
+const FASTIFY_DEFAULTS = {
+  // Fastify closes idle keep-alive connections at once; hotpath keeps one
+  // that has just answered open 500 ms, so a request already on its way is
+  // answered 503 rather than reset (docs/safety.md, "Graceful shutdown").
+  forceCloseConnections: 'idle'
+}
+
+/**
+ * Creates an app, as fastify(options) does.
+ * @param {Record<string, any>} [options]
+ */
+export function fastify (options = {}) {
+  return hotpath({ ...FASTIFY_DEFAULTS, ...options })
+}
+
+export default fastify
+export { hotpath, plugin, HttpError }
