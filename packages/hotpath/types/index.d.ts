@@ -529,6 +529,12 @@ export interface HotpathInstance {
   /** The body as a UTF-8 string, the app's body limit. */
   addContentTypeParser(type: ContentTypeName, parser: ContentTypeParser<string>): this
 
+  /**
+   * Dispatches a request/response pair made elsewhere (an 'upgrade'
+   * listener's request and a ServerResponse on its socket) through the
+   * routes and hooks, as Fastify's `routing`. After ready().
+   */
+  routing(req: IncomingMessage | { method: string, url: string, headers: IncomingHttpHeaders, [key: string | symbol]: unknown }, res: ServerResponse): void
   inject(options: InjectOptions | string): Promise<InjectResponse>
   inject(options: InjectOptions | string, callback: (err: Error | null, res?: InjectResponse) => void): void
 

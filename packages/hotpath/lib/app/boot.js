@@ -127,6 +127,7 @@ export async function doReady (core) {
   core.routes.complete(core, core.allContexts, defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */
   const handler = (raw, res) => dispatch(core, raw, res)
+  core.handler = handler
   core.engine.setHandler(handler)
   core.injectEngine.setHandler(handler)
   core.inFlight.start()

@@ -90,6 +90,8 @@ export class Core {
     this.injectEngine = new InjectEngine()
     /** @type {Promise<void> | null} */
     this.readyPromise = null
+    /** @type {import('../engines/engine.js').RequestHandler | null} the core's entry point, once ready */
+    this.handler = null
     /** routes, hooks and decorators can no longer be added */
     this.locked = false
     this.isReady = false

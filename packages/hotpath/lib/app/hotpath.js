@@ -10,6 +10,7 @@ import { NOOP_LOGGER } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
+import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 
 export { Core }
 
@@ -417,6 +418,19 @@ export class Hotpath {
     if (core.closePromise === null) core.closePromise = doClose(core)
     if (typeof callback === 'function') core.closePromise.then(() => callback.call(this), (err) => callback.call(this, err))
     return core.closePromise
+  }
+
+  /**
+   * Dispatches a request/response pair made elsewhere (an 'upgrade'
+   * listener's request and a ServerResponse on its socket) through the
+   * routes, hooks and handlers, as Fastify's `routing` does. After ready().
+   * @param {any} req  an IncomingMessage, an engine's request, or a plain object with method, url and headers
+   * @param {import('node:http').ServerResponse} res
+   */
+  routing (req, res) {
+    const handler = this._core.handler
+    if (handler === null) throw createError('HP_ERR_NOT_READY')
+    handler(foreignRequest(req), foreignResponse(res))
   }
 
   /**
