@@ -62,6 +62,24 @@ eachMode('WebSocket upgrades through app.server', (mode) => {
     }
   })
 
+  test('an upgrade without Host still goes to the listener, as node:http hands it over before its Host check', async () => {
+    /** @type {string[]} */
+    const seen = []
+    const listener = (/** @type {any} */ req, /** @type {any} */ socket) => {
+      if (req.url !== '/nohost') return
+      seen.push(String(req.headers.host))
+      socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: raw\r\n\r\n')
+    }
+    s.app.server.on('upgrade', listener)
+    try {
+      const { text } = await exchange(s.port, 'GET /nohost HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: raw\r\n\r\n')
+      assert.match(text, /^HTTP\/1\.1 101 /)
+      assert.deepEqual(seen, ['undefined'])
+    } finally {
+      s.app.server.removeListener('upgrade', listener)
+    }
+  })
+
   test('the routes still answer plain requests beside the upgrade listener', async () => {
     const res = await s.request('/plain')
     assert.equal(res.statusCode, 200)
@@ -85,6 +103,14 @@ eachMode('an upgrade request with no upgrade listener', (mode) => {
     assert.equal(all[0].status, 426)
     assert.match(all[0].head, /\r\nupgrade: websocket/i)
     assert.deepEqual(JSON.parse(all[0].body), { message: 'use a WebSocket client' })
+  })
+
+  test('without Host it is refused 400, as any HTTP/1.1 request without Host (RFC 9112 §3.2)', async () => {
+    const { text } = await exchange(s.port, 'GET /ws HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n')
+    const all = responses(text)
+    assert.equal(all.length, 1)
+    assert.equal(all[0].status, 400)
+    assert.match(JSON.parse(all[0].body).message, /Missing Host header/)
   })
 }, SOCKET_MODES)
 

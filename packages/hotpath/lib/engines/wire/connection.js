@@ -162,6 +162,10 @@ export class Connection {
       this.stopped = true
       return
     }
+    if (req.hostMissing) {
+      this.parser.fail('HP_ERR_BAD_REQUEST', 'Missing Host header')
+      return
+    }
     this.queue.push(res)
     if (!req.complete) this.current = req
     if (this.queue.length >= engine.limits.maxPipelined) this.pause(PAUSE_PIPELINE)

@@ -381,9 +381,15 @@ export class Parser {
     // any request with more than one Host or an invalid one. An empty Host
     // means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1 like a missing
     // one, allowed on HTTP/1.0 like a missing one.
+    // node:http hands an upgrade to the server's 'upgrade' listeners
+    // before its Host check, and so does this: a missing Host on one is
+    // refused only if it goes to the routes (Connection#dispatch).
+    const isUpgrade = (conn & CONN_UPGRADE) !== 0 && upgrade
+    let hostMissing = false
     if (hosts > 1) return this.bad('Duplicate Host header')
     if (host === '') {
-      if (minor === 1) return this.bad(hosts === 0 ? 'Missing Host header' : 'Empty Host header')
+      if (minor === 1 && hosts === 0 && isUpgrade) hostMissing = true
+      else if (minor === 1) return this.bad(hosts === 0 ? 'Missing Host header' : 'Empty Host header')
     } else if (!isValidHost(host)) {
       return this.bad('Invalid Host header')
     }
@@ -401,7 +407,8 @@ export class Parser {
     }
     const req = new WireRequest(this.conn, method, url, minor === 1 ? '1.1' : '1.0', raw)
     req.keepAlive = (conn & CONN_CLOSE) === 0 && (minor === 1 || (conn & CONN_KEEP_ALIVE) !== 0)
-    req.upgrade = (conn & CONN_UPGRADE) !== 0 && upgrade
+    req.upgrade = isUpgrade
+    req.hostMissing = hostMissing
     req.chunked = chunked
     req.contentLength = contentLength
     // RFC 9110 §10.1.1: a 100-continue expectation in an HTTP/1.0 request
@@ -442,7 +449,9 @@ export class Parser {
       req.complete = true
     }
     this.sink.onRequest(req)
-    if (req.complete) this.sink.onComplete(req)
+    // the sink may refuse the request (an upgrade without Host that no
+    // 'upgrade' listener takes)
+    if (req.complete && this.state !== S_DEAD) this.sink.onComplete(req)
   }
 
   /**

@@ -33,6 +33,8 @@ export class WireRequest {
     this.keepAlive = true
     /** Connection: upgrade with an Upgrade header */
     this.upgrade = false
+    /** an upgrade without Host: only an 'upgrade' listener may take it */
+    this.hostMissing = false
     /** the client sent Expect: 100-continue and waits before sending the body */
     this.expectContinue = false
     /** 100 Continue is owed once earlier responses are out */
