@@ -127,8 +127,11 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   log: HotpathLogger
   /** Aborted when the client goes away or the request times out. */
   readonly signal: AbortSignal
-  /** The options the route was declared with (url with its prefix). */
-  readonly routeOptions: RouteOptions & { prefix: string }
+  /**
+   * The options the route was declared with (url with its prefix), the body
+   * limit that applies, and `config` with the route's url and method.
+   */
+  readonly routeOptions: RouteOptions & { prefix: string, bodyLimit: number, config: Record<string, unknown> & { url: string, method: string | string[] } }
   /** node:http's request (docs/engines.md), built on first read on `wire`. */
   readonly raw: RawNodeRequest
 }

@@ -62,7 +62,7 @@ function twoArgs (fn) {
    */
   return function callbackHook (req, reply) {
     const call = new Call()
-    fn.call(this, req, reply, call.done)
+    call.follow(fn.call(this, req, reply, call.done))
     return call.result()
   }
 }
@@ -77,7 +77,7 @@ function threeArgs (fn) {
    */
   return function callbackHook (req, reply, third) {
     const call = new Call()
-    fn.call(this, req, reply, third, call.done)
+    call.follow(fn.call(this, req, reply, third, call.done))
     return call.result()
   }
 }
@@ -104,6 +104,16 @@ class Call {
       if (err) /** @type {(err: unknown) => void} */ (this.reject)(err)
       else this.resolve(value)
     }
+  }
+
+  /**
+   * A hook that takes `done` but returns a promise may settle through
+   * either, as in Fastify: the first to settle counts.
+   * @param {unknown} returned  what the hook returned
+   */
+  follow (returned) {
+    if (this.settled || returned === null || typeof returned !== 'object' || typeof (/** @type {any} */ (returned).then) !== 'function') return
+    /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.done(null, value), (err) => this.done(err ?? new Error('A hook rejected without an error'), undefined))
   }
 
   /** What the hook answers: at once when done() came first, else a promise of it. */

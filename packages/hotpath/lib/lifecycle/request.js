@@ -151,9 +151,13 @@ export class Request {
     return controller.signal
   }
 
-  /** The route's options as declared (url, method, config, schema). */
+  /**
+   * The route's options as declared (url, method, schema…), with the body
+   * limit that applies and `config` (always an object, with the route's
+   * url and method added, as in Fastify).
+   */
   get routeOptions () {
-    return this.route.options
+    return this.route.requestOptions
   }
 }
 

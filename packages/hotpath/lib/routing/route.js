@@ -66,6 +66,8 @@ export class Route {
     /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
+    /** request.routeOptions, built by compile() @type {Record<string, any>} */
+    this.requestOptions = options
   }
 
   /** Called once at ready(). */
@@ -91,6 +93,9 @@ export class Route {
     this.parsers = ctx.findParsers()
     this.parseBody = BODY_METHODS.has(this.method)
     this.bodyLimit = opts.bodyLimit ?? this.app.bodyLimit
+    // As Fastify shapes it: the limit that applies, and a config that is
+    // always an object and names the route's url and method.
+    this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, config: { ...opts.config, url: this.url, method: opts.method } }
     ctx.buildClasses()
     this.Request = /** @type {any} */ (ctx.Request)
     this.Reply = /** @type {any} */ (ctx.Reply)

@@ -5,6 +5,7 @@
 // and accessor decorators, decorator dependencies, route({ path }).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
 import hotpath from '../../lib/index.js'
 import { eachMode, setup } from '../helpers/engines.js'
 
@@ -282,15 +283,68 @@ eachMode('reply.code() and reply.raw.statusCode', (mode) => {
   })
 })
 
-test('an inject() result lists the cookies set, parsed, as light-my-request does', async () => {
+test('an inject() result lists the cookies set, parsed and URL-decoded, as light-my-request does', async () => {
   const app = hotpath()
   app.get('/', (req, reply) => reply.header('set-cookie', 'a=1; Path=/; HttpOnly').header('set-cookie', 'b=two%20words; Max-Age=60').send('ok'))
   const res = await app.inject('/')
   assert.deepEqual(res.cookies.map((/** @type {object} */ c) => ({ ...c })), [
     { name: 'a', value: '1', path: '/', httpOnly: true },
-    { name: 'b', value: 'two%20words', maxAge: 60 }
+    { name: 'b', value: 'two words', maxAge: 60 }
   ])
   assert.deepEqual((await app.inject({ url: '/nothing' })).cookies, [])
+})
+
+test('an inject() result carries Date and Connection: keep-alive, as a response off a socket does', async () => {
+  const app = hotpath()
+  app.get('/', () => 'ok')
+  app.get('/closing', (_req, reply) => reply.header('connection', 'close').send('ok'))
+  const res = await app.inject('/')
+  assert.equal(res.headers.connection, 'keep-alive')
+  assert.ok(!Number.isNaN(Date.parse(res.headers.date)), res.headers.date)
+  assert.equal((await app.inject('/closing')).headers.connection, 'close')
+})
+
+test('inject() reads a stream payload and sends it as the body', async () => {
+  const app = hotpath()
+  app.post('/', (req) => ({ got: req.body, length: req.headers['content-length'] }))
+  const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/plain' }, payload: Readable.from(['a=1', '&b=2']) })
+  assert.deepEqual(res.json(), { got: 'a=1&b=2', length: '7' })
+})
+
+eachMode('request.routeOptions, as Fastify shapes it', (mode) => {
+  test('config is an object naming the url and method even when the route declares none; bodyLimit is the one that applies', async () => {
+    const s = await setup(mode, (app) => {
+      app.get('/plain', (req) => ({ config: req.routeOptions.config, bodyLimit: req.routeOptions.bodyLimit }))
+      app.register(async (child) => {
+        child.post('/own', { config: { tag: 'x' }, bodyLimit: 10 }, (req) => ({ config: req.routeOptions.config, bodyLimit: req.routeOptions.bodyLimit, url: req.routeOptions.url }))
+      }, { prefix: '/v1' })
+    }, { bodyLimit: 1000 })
+    const plain = await s.request('/plain')
+    const own = await s.request({ method: 'POST', url: '/v1/own', payload: { a: 1 } })
+    await s.close()
+    assert.deepEqual(plain.json(), { config: { url: '/plain', method: 'GET' }, bodyLimit: 1000 })
+    assert.deepEqual(own.json(), { config: { tag: 'x', url: '/v1/own', method: 'POST' }, bodyLimit: 10, url: '/v1/own' })
+  })
+})
+
+eachMode('a hook that takes done but returns a promise', (mode) => {
+  test('continues when the promise settles, as in Fastify; a rejection is the request\'s error', async () => {
+    const s = await setup(mode, (app) => {
+      app.addHook('onRequest', function (req, _reply, done) {
+        void done
+        if (req.url === '/fail') return Promise.reject(Object.assign(new Error('refused'), { statusCode: 403, expose: true }))
+        return Promise.resolve()
+      })
+      app.get('/ok', () => 'ok')
+      app.get('/fail', () => 'not reached')
+    })
+    const ok = await s.request('/ok')
+    const fail = await s.request('/fail')
+    await s.close()
+    assert.equal(ok.body, 'ok')
+    assert.equal(fail.statusCode, 403)
+    assert.equal(fail.json().message, 'refused')
+  })
 })
 
 eachMode('content-type parsers written as (req, payload, done)', (mode) => {

@@ -100,8 +100,8 @@ app.get('/more', (req, reply) => {
   expectTypeOf(req.routeOptions.prefix).toBe<string>()
   expectTypeOf(req.protocol).toBe<string>()
   expectTypeOf(req.querystring).toBe<string>()
-  const config = req.routeOptions.config
-  void config
+  expectTypeOf(req.routeOptions.config.url).toBe<string>()
+  expectTypeOf(req.routeOptions.bodyLimit).toBe<number>()
   // @ts-expect-error signal is read-only
   req.signal = new AbortController().signal
   // @ts-expect-error statusCode is a number

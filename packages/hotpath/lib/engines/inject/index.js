@@ -38,11 +38,32 @@ export class InjectEngine {
   request (options) {
     const handler = this.handler
     if (handler === null) return Promise.reject(new Error('the inject engine has no handler yet (ready() gives it one)'))
-    const raw = requestFrom(typeof options === 'string' ? { url: options } : options ?? {})
+    const opts = typeof options === 'string' ? { url: options } : options ?? {}
+    const payload = opts.payload ?? opts.body
+    // a stream payload (form-auto-content's, a file) is read first, then
+    // sent as a body of that length
+    if (isStream(payload)) return readAll(payload).then((body) => this.request({ ...opts, payload: body, body: undefined }))
+    const raw = requestFrom(opts)
     return new Promise((resolve) => {
       handler(/** @type {any} */ (raw), /** @type {any} */ (new InjectResponse(raw, resolve)))
     })
   }
+}
+
+/** @param {unknown} v */
+function isStream (v) {
+  return v !== null && typeof v === 'object' && typeof (/** @type {any} */ (v)).pipe === 'function' && typeof (/** @type {any} */ (v)).on === 'function'
+}
+
+/**
+ * @param {AsyncIterable<Buffer | string>} stream
+ * @returns {Promise<Buffer>}
+ */
+async function readAll (stream) {
+  /** @type {Buffer[]} */
+  const chunks = []
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  return Buffer.concat(chunks)
 }
 
 /** @param {Record<string, any>} opts */

@@ -239,6 +239,10 @@ export class InjectResponse {
     for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     const payload = this.req.method === 'HEAD' || status === 204 || status === 304 ? EMPTY : body
     if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = String(body.length)
+    // what a socket engine adds to every response, as light-my-request's
+    // responses (node's ServerResponse) carry them
+    if (!('date' in all)) all.date = new Date().toUTCString()
+    if (!('connection' in all)) all.connection = 'keep-alive'
     const text = payload.toString('utf8')
     /** @type {InjectResult} */
     const result = {
@@ -280,7 +284,8 @@ function parseSetCookie (lines) {
   if (lines === undefined) return []
   // set-cookie-parser loads on the first read: inject() results that are
   // never asked for cookies do not carry it
-  return loadModule('set-cookie-parser').parse(lines, { decodeValues: false })
+  // values URL-decoded, as light-my-request gives them
+  return loadModule('set-cookie-parser').parse(lines, { decodeValues: true })
 }
 
 /** @param {unknown} v */
