@@ -518,6 +518,8 @@ export interface HotpathInstance {
 
   setErrorHandler(handler: ErrorHandler): this
   setNotFoundHandler(handler: NotFoundHandler): this
+  /** With hooks of its own, run after the context's (Fastify's two). */
+  setNotFoundHandler(options: { preValidation?: OneOrMany<RequestHook>, preHandler?: OneOrMany<RequestHook> }, handler: NotFoundHandler): this
 
   addContentTypeParser(
     type: ContentTypeName,

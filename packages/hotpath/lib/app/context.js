@@ -32,7 +32,7 @@ export class Context {
     this.replyDecorators = new Map()
     /** @type {Function | null} */
     this.errorHandler = null
-    /** @type {Function | null} */
+    /** @type {{ handler: Function, hooks: Record<string, Function | Function[]> } | null} setNotFoundHandler's */
     this.notFoundHandler = null
     /** @type {Map<string, any>} shared schemas added here (addSchema), by $id */
     this.schemas = new Map()
@@ -85,7 +85,7 @@ export class Context {
     return null
   }
 
-  /** the not-found handler this context answers with: its own, or the nearest ancestor's */
+  /** the not-found handler (and its own hooks) this context answers with: its own, or the nearest ancestor's */
   findNotFoundHandler () {
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.notFoundHandler !== null) return c.notFoundHandler
     return null

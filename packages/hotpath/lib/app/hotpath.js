@@ -187,11 +187,32 @@ export class Hotpath {
     return this
   }
 
-  /** @param {Function} fn */
-  setNotFoundHandler (fn) {
+  /**
+   * setNotFoundHandler(handler) or, as in Fastify,
+   * setNotFoundHandler({ preValidation, preHandler }, handler).
+   * @param {any} opts
+   * @param {Function} [fn]
+   */
+  setNotFoundHandler (opts, fn) {
+    if (fn === undefined && typeof opts === 'function') {
+      fn = opts
+      opts = {}
+    }
     if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected a function')
+    if (opts === null || typeof opts !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected an options object before the handler')
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'notFoundHandler')
-    this._ctx.notFoundHandler = fn
+    /** @type {Record<string, Function | Function[]>} */
+    const hooks = {}
+    // Fastify's two: hooks for the not-found route only, run after the context's own
+    for (const name of ['preValidation', 'preHandler']) {
+      const h = opts[name]
+      if (h === undefined) continue
+      if (!(typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function')))) {
+        throw createError('HP_ERR_INVALID_HOOK', name, 'expected a function or an array of functions')
+      }
+      hooks[name] = h
+    }
+    this._ctx.notFoundHandler = { handler: fn, hooks }
     return this
   }
 
@@ -370,7 +391,7 @@ export class Hotpath {
     const core = this._core
     if (core.readyPromise === null) core.readyPromise = doReady(core)
     const ready = core.readyPromise.then(() => this)
-    if (typeof callback === 'function') ready.then(() => callback.call(this, null), (err) => callback.call(this, err))
+    if (typeof callback === 'function') settleTo(ready, callback, this, false)
     return ready
   }
 
@@ -387,7 +408,7 @@ export class Hotpath {
       opts = {}
     }
     const listening = this._listen(opts)
-    if (typeof callback === 'function') listening.then((url) => callback.call(this, null, url), (err) => callback.call(this, err))
+    if (typeof callback === 'function') settleTo(listening, callback, this, true)
     return listening
   }
 
@@ -416,7 +437,7 @@ export class Hotpath {
   close (callback) {
     const core = this._core
     if (core.closePromise === null) core.closePromise = doClose(core)
-    if (typeof callback === 'function') core.closePromise.then(() => callback.call(this), (err) => callback.call(this, err))
+    if (typeof callback === 'function') settleTo(core.closePromise, callback, this, false)
     return core.closePromise
   }
 
@@ -443,11 +464,28 @@ export class Hotpath {
   inject (options, callback) {
     const result = this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
     if (typeof callback !== 'function') return result
-    result.then((res) => callback(null, res), (err) => callback(err))
+    settleTo(result, callback, this, true)
     return undefined
   }
 }
 
+
+/**
+ * Fastify's callback forms (ready, listen, close, inject): the callback
+ * runs on its own tick, outside the promise chain, so that a throw in it
+ * (a failed assertion in a test) is an exception of its own, not a
+ * rejection nobody handles.
+ * @param {Promise<any>} promise
+ * @param {Function} callback
+ * @param {any} self
+ * @param {boolean} withValue  callback(null, value) rather than callback(null)
+ */
+function settleTo (promise, callback, self, withValue) {
+  promise.then(
+    (value) => process.nextTick(() => withValue ? callback.call(self, null, value) : callback.call(self, null)),
+    (err) => process.nextTick(() => callback.call(self, err))
+  )
+}
 
 /**
  * @param {string} prefix

@@ -30,7 +30,9 @@ export function handleError (reply, error) {
   reply._error = err
   reply.sent = false
   reply._contentType = null
-  reply.statusCode = statusOf(err)
+  // An error status set before the failure is kept (reply.code(401) then
+  // done(err) answers 401), as in Fastify; otherwise the error's own.
+  if (reply.statusCode < 400) reply.statusCode = statusOf(err)
   const route = reply.route
   if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, handleError)
   else callErrorHandler(reply)

@@ -81,8 +81,12 @@ export function runHooks (reply, hooks, i, next, fail) {
       fail(reply, err)
       return
     }
-    // A hook that sends (or hijacks) ends the lifecycle.
-    if (reply.sent) return
+    // A hook that sends (or hijacks) ends the lifecycle; a failure it
+    // reports after that can only be logged.
+    if (reply.sent) {
+      if (isThenable(r)) r.then(undefined, (err) => lateFailure(reply, err))
+      return
+    }
     if (isThenable(r)) {
       reply._hooks = hooks
       reply._hookIndex = i + 1
@@ -92,6 +96,16 @@ export function runHooks (reply, hooks, i, next, fail) {
     }
   }
   next(reply)
+}
+
+/**
+ * A hook's promise rejected after its reply was sent (it sent, then failed):
+ * logged, never an unhandled rejection.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function lateFailure (reply, err) {
+  reply.request.log.error({ err }, 'hook failed after the reply was sent')
 }
 
 /** @param {Reply} reply */
@@ -125,7 +139,10 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
       fail(reply, err)
       return
     }
-    if (reply._done || (stopWhenSent && reply.sent)) return
+    if (reply._done || (stopWhenSent && reply.sent)) {
+      if (isThenable(r)) r.then(undefined, (err) => lateFailure(reply, err))
+      return
+    }
     if (isThenable(r)) {
       reply._hooks = hooks
       reply._hookIndex = i + 1

@@ -91,7 +91,8 @@ export class RouteTable {
       // middleware for every request under its mount path (cors answers a
       // preflight for which there is no OPTIONS route).
       if (ctx.notFoundHandler === null && ctx !== root && !(ctx.usesMiddleware && ctx.prefix !== '')) continue
-      const route = new Route(core, ctx, ctx.instance, { url: '*', method: '*' }, '*', '*', ctx.findNotFoundHandler() ?? defaultNotFound)
+      const own = ctx.findNotFoundHandler()
+      const route = new Route(core, ctx, ctx.instance, { url: '*', method: '*', ...own?.hooks }, '*', '*', own?.handler ?? defaultNotFound)
       route.compile()
       route.parseBody = false
       this.notFound.push({ prefix: ctx.prefix, route })

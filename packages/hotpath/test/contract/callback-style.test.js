@@ -421,3 +421,77 @@ test('listen(opts, callback) and close(callback), as in Fastify', async () => {
   assert.equal(await (await fetch(String(address))).text(), 'up')
   await new Promise((resolve, reject) => app.close((err) => err ? reject(err) : resolve(undefined)))
 })
+
+test('a throw in a callback given to inject() or ready() is an exception of its own, not an unhandled rejection', async () => {
+  const app = hotpath()
+  app.get('/', () => 'ok')
+  /** @type {string[]} */
+  const seen = []
+  const onRejection = () => seen.push('unhandled rejection')
+  // node:test's own listener would fail this test: stand in for it while the callbacks throw
+  const testRunners = process.listeners('uncaughtException')
+  process.removeAllListeners('uncaughtException')
+  process.on('uncaughtException', (err) => seen.push(`exception: ${err.message}`))
+  process.on('unhandledRejection', onRejection)
+  try {
+    app.inject('/', () => { throw new Error('from inject') })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    app.ready(() => { throw new Error('from ready') })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  } finally {
+    process.removeAllListeners('uncaughtException')
+    for (const l of testRunners) process.on('uncaughtException', l)
+    process.removeListener('unhandledRejection', onRejection)
+  }
+  assert.deepEqual(seen, ['exception: from inject', 'exception: from ready'])
+})
+
+eachMode('the error path and a status set before it', (mode) => {
+  test('reply.code(401) then done(err) answers 401, as in Fastify; with no error status set, the error\'s own', async () => {
+    const s = await setup(mode, (app) => {
+      app.get('/set', { preHandler: (_req, reply, done) => { reply.code(401); done(new Error('no')) } }, () => 'x')
+      app.get('/unset', { preHandler: (_req, _reply, done) => { done(Object.assign(new Error('slow down'), { statusCode: 429 })) } }, () => 'x')
+    })
+    const set = await s.request('/set')
+    const unset = await s.request('/unset')
+    await s.close()
+    assert.equal(set.statusCode, 401)
+    assert.equal(unset.statusCode, 429)
+  })
+
+  test('a hook that sends and then fails is logged, with no unhandled rejection', async () => {
+    /** @type {any[]} */
+    const lines = []
+    const stream = { write (/** @type {string} */ line) { lines.push(JSON.parse(line)) } }
+    let rejections = 0
+    const onRejection = () => { rejections++ }
+    process.on('unhandledRejection', onRejection)
+    const s = await setup(mode, (app) => {
+      app.get('/', { preHandler: (_req, reply, done) => { reply.code(401).send({ no: true }); setTimeout(() => done(new Error('late')), 5) } }, () => 'x')
+    }, { logger: { level: 'error', stream } })
+    const res = await s.request('/')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await s.close()
+    process.removeListener('unhandledRejection', onRejection)
+    assert.equal(res.statusCode, 401)
+    assert.equal(rejections, 0)
+    assert.ok(lines.some((l) => l.err?.message === 'late'), JSON.stringify(lines))
+  })
+})
+
+eachMode('setNotFoundHandler(options, handler)', (mode) => {
+  test('its preValidation and preHandler hooks run for not-found requests, after the context\'s hooks', async () => {
+    const s = await setup(mode, (app) => {
+      app.addHook('preHandler', async (/** @type {any} */ req) => { req.seen = ['context'] })
+      app.setNotFoundHandler({
+        preValidation: (/** @type {any} */ req, _reply, done) => { req.validated = true; done() },
+        preHandler: [async (/** @type {any} */ req) => { req.seen.push('own') }]
+      }, (/** @type {any} */ req, reply) => reply.code(404).send({ seen: req.seen, validated: req.validated }))
+      app.get('/', () => 'home')
+    })
+    const res = await s.request('/nowhere')
+    await s.close()
+    assert.equal(res.statusCode, 404)
+    assert.deepEqual(res.json(), { seen: ['context', 'own'], validated: true })
+  })
+})
