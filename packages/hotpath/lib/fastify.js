@@ -8,7 +8,11 @@ const FASTIFY_DEFAULTS = {
   // Fastify closes idle keep-alive connections at once; hotpath keeps one
   // that has just answered open 500 ms, so a request already on its way is
   // answered 503 rather than reset (docs/safety.md, "Graceful shutdown").
-  forceCloseConnections: 'idle'
+  forceCloseConnections: 'idle',
+  // Fastify answers every error with its own message and code, a 5xx's
+  // too; hotpath shows only those made for the client (docs/safety.md,
+  // "Errors never leak").
+  exposeErrorMessages: true
 }
 
 /**

@@ -3,7 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fastify from 'hotpath/fastify'
-import hotpath from 'hotpath'
+import hotpath, { HttpError } from 'hotpath'
 
 test('hotpath/fastify closes idle connections at once; hotpath keeps a just-used one 500 ms', () => {
   assert.equal(fastify().initialConfig.forceCloseConnections, 'idle')
@@ -20,4 +20,23 @@ test('hotpath/fastify makes the same app as hotpath', async () => {
   const res = await app.inject('/')
   assert.deepEqual(res.json(), { hello: 'world' })
   assert.equal(Object.getPrototypeOf(app), Object.getPrototypeOf(hotpath()))
+})
+
+test('exposeErrorMessages: every error answers with its own message and code, a 5xx too; off by default', async () => {
+  const build = (/** @type {any} */ app) => {
+    app.get('/429', () => { throw Object.assign(new Error('Rate limit exceeded, retry in 1 second'), { statusCode: 429, code: 'E_RATE' }) })
+    app.get('/500', () => { throw new Error('Invalid CORS origin option') })
+    app.get('/http', () => { throw new HttpError(404, 'No such book', { code: 'E_BOOK' }) })
+    return app
+  }
+  const exposed = build(hotpath({ exposeErrorMessages: true }))
+  assert.deepEqual((await exposed.inject('/429')).json(), { statusCode: 429, code: 'E_RATE', error: 'Too Many Requests', message: 'Rate limit exceeded, retry in 1 second' })
+  assert.deepEqual((await exposed.inject('/500')).json(), { statusCode: 500, error: 'Internal Server Error', message: 'Invalid CORS origin option' })
+  // the fields in Fastify's order
+  assert.equal((await exposed.inject('/http')).body, '{"statusCode":404,"code":"E_BOOK","error":"Not Found","message":"No such book"}')
+  const masked = build(hotpath())
+  assert.deepEqual((await masked.inject('/429')).json(), { statusCode: 429, error: 'Too Many Requests', message: 'Too Many Requests' })
+  assert.deepEqual((await masked.inject('/500')).json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+  assert.equal(fastify().initialConfig.exposeErrorMessages, true)
+  assert.equal(hotpath().initialConfig.exposeErrorMessages, false)
 })

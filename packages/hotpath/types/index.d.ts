@@ -611,6 +611,12 @@ export interface HotpathOptions {
    * at once, in-flight requests too.
    */
   forceCloseConnections?: boolean | 'idle'
+  /**
+   * Every error answers with its own message and code, whatever its status,
+   * as in Fastify (default false: only messages made for the client are
+   * shown; true in hotpath/fastify). docs/safety.md, "Errors never leak".
+   */
+  exposeErrorMessages?: boolean
   /** Largest request head in bytes (default 16 KiB; 431 past it). */
   maxHeaderSize?: number
   /** Longest path parameter in characters (default 100; longer does not match). */

@@ -49,6 +49,9 @@ export class Core {
     /** nesting of arrays and objects a JSON body may have */
     this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
     this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
+    if (options.exposeErrorMessages !== undefined && typeof options.exposeErrorMessages !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeErrorMessages', 'expected a boolean')
+    /** every error answers with its own message and code, as in Fastify (docs/safety.md) */
+    this.exposeErrorMessages = options.exposeErrorMessages === true
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
       https: options.https,
@@ -67,6 +70,7 @@ export class Core {
       ...this.engineOptions,
       https: options.https === undefined ? false : Object.freeze({ ...options.https }),
       engine: engineName,
+      exposeErrorMessages: options.exposeErrorMessages === true,
       trustProxy: options.trustProxy ?? false
     })
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)

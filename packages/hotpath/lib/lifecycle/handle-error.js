@@ -128,7 +128,7 @@ export function errorPayload (reply, err) {
   const log = reply.request.log
   // With logging off, req.log is the shared no-op: build no log object.
   if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status)
-  return errorBody(err, status)
+  return errorBody(err, status, reply.route.app.exposeErrorMessages)
 }
 
 /**

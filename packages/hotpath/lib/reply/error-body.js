@@ -9,23 +9,36 @@ import { statusText } from '../status.js'
 /**
  * The JSON body for an error: an HttpError's own message, or for any other
  * error the reason phrase, unless it is a 4xx marked `expose`. hotpath's own
- * 5xx codes describe internals, so their text stays generic too.
+ * 5xx codes describe internals, so their text stays generic too. With
+ * `exposeAll` (the exposeErrorMessages option, Fastify's behaviour) every
+ * error's own message and code. Fields in Fastify's order.
  * @param {unknown} err
  * @param {number} status
+ * @param {boolean} [exposeAll]
  * @returns {Record<string, unknown>}
  */
-export function errorBody (err, status) {
-  /** @type {Record<string, unknown>} */
-  let body
+export function errorBody (err, status, exposeAll = false) {
   if (err instanceof HttpError) {
     const masked = status >= 500 && err.code !== undefined && err.code.startsWith('HP_ERR_')
-    body = { statusCode: status, error: statusText(status), message: masked ? statusText(status) : err.message }
+    /** @type {Record<string, unknown>} */
+    const body = { statusCode: status }
     if (err.code !== undefined) body.code = err.code
+    body.error = statusText(status)
+    body.message = masked ? statusText(status) : err.message
     if (err.details !== undefined) Object.assign(body, err.details)
     return body
   }
   const e = /** @type {any} */ (err)
-  const message = status < 500 && e !== null && typeof e === 'object' && e.expose === true && typeof e.message === 'string' ? e.message : statusText(status)
+  const isObject = e !== null && typeof e === 'object'
+  if (exposeAll && isObject) {
+    /** @type {Record<string, unknown>} */
+    const body = { statusCode: status }
+    if (typeof e.code === 'string') body.code = e.code
+    body.error = statusText(status)
+    body.message = typeof e.message === 'string' ? e.message : statusText(status)
+    return body
+  }
+  const message = status < 500 && isObject && e.expose === true && typeof e.message === 'string' ? e.message : statusText(status)
   return { statusCode: status, error: statusText(status), message }
 }
 
