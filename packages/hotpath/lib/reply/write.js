@@ -72,7 +72,10 @@ function buildHeaders (reply, type, body) {
   }
   if (type !== null) h['content-type'] = type
   if (body !== null) h['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-  else delete h['content-length']
+  // A 204 may keep a Content-Length: 0 the application set (@fastify/cors
+  // sends one: some clients wait for a body without it); node:http and
+  // Fastify send it too. Any other length of no body is dropped.
+  else if (!(reply.statusCode === 204 && Number(h['content-length']) === 0)) delete h['content-length']
   return h
 }
 

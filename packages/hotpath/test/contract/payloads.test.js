@@ -11,6 +11,8 @@ eachMode('payloads and reply', (mode) => {
     s = await setup(mode, (app) => {
       app.get('/buffer', () => Buffer.from([1, 2, 3]))
       app.get('/u8', () => new Uint8Array([104, 105]))
+      app.get('/204-length-0', (_req, reply) => reply.code(204).header('Content-Length', '0').send())
+      app.get('/204-length-5', (_req, reply) => reply.code(204).header('Content-Length', '5').send())
       app.get('/null', () => null)
       app.get('/array', () => [1, 'two'])
       app.get('/number', (req, reply) => reply.send(42))
@@ -90,6 +92,15 @@ eachMode('payloads and reply', (mode) => {
     assert.equal(res.headers['content-type'], 'application/json')
     assert.deepEqual(res.json(), { via: 'Response' })
     assert.equal((await s.request('/response-empty')).statusCode, 204)
+  })
+
+  test('a 204 keeps a Content-Length: 0 the route set, and drops any other length', async () => {
+    const zero = await s.request('/204-length-0')
+    const five = await s.request('/204-length-5')
+    assert.equal(zero.statusCode, 204)
+    assert.equal(zero.headers['content-length'], '0')
+    assert.equal(five.statusCode, 204)
+    assert.equal(five.headers['content-length'], undefined)
   })
 
   test('redirect', async () => {

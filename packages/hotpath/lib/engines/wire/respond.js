@@ -30,7 +30,7 @@ export function write (conn, res, status, headers, body) {
   let length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length
   if (req.method === 'HEAD' && headInfo.length >= 0 && body === null) length = headInfo.length
   if (!noBody) head += 'content-length: ' + length + '\r\n'
-  else if (status === 304 && headInfo.length >= 0) head += 'content-length: ' + headInfo.length + '\r\n'
+  else if ((status === 304 && headInfo.length >= 0) || (status === 204 && headInfo.length === 0)) head += 'content-length: ' + headInfo.length + '\r\n'
   head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
   /** @type {string | Buffer} */
   let data = head
@@ -78,7 +78,7 @@ export function writeStream (conn, res, status, headers, stream, done) {
   const req = res.req
   if (statusHasNoBody(status) || req.method === 'HEAD') {
     stream.destroy()
-    if (headInfo.length >= 0 && status !== 204) head += 'content-length: ' + headInfo.length + '\r\n'
+    if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
     head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
     return done(null)
