@@ -14,7 +14,9 @@ const EMPTY = Buffer.alloc(0)
 
 /**
  * Entered after the onRequest hooks. Methods without a parsed body (GET,
- * HEAD) and requests with neither a body nor a Content-Type go straight on.
+ * HEAD) and requests with neither a body nor a Content-Type go on to
+ * validation, after the preParsing hooks if the route has any: as in
+ * Fastify they run for every request, with req.raw as the payload.
  * @param {Reply} reply
  */
 export function bodyStage (reply) {
@@ -26,7 +28,8 @@ export function bodyStage (reply) {
       return
     }
   }
-  validationStage(reply)
+  if (route.preParsing !== null) runPayloadHooks(reply, route.preParsing, 0, reply.request.raw, validationStage, true, handleError)
+  else validationStage(reply)
 }
 
 /** @param {Reply} reply */
