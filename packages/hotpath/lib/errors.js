@@ -14,7 +14,7 @@ export const ERRORS = {
   HP_ERR_BAD_URL: { status: 400, message: 'Malformed URL path' },
   HP_ERR_URL_TOO_LONG: { status: 414, message: 'The request-target is longer than %s characters' },
   HP_ERR_VALIDATION: { status: 400, message: '%s' },
-  HP_ERR_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than %s bytes' },
+  HP_ERR_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   HP_ERR_REQUEST_ABORTED: { status: 400, message: 'Request aborted by the client' },
   HP_ERR_INVALID_JSON: { status: 400, message: 'Body is not valid JSON' },
   HP_ERR_EMPTY_JSON_BODY: { status: 400, message: 'Body cannot be empty when content-type is set to application/json' },

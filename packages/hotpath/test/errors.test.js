@@ -38,11 +38,11 @@ test('every code the source raises is in the table, and every table code is rais
 })
 
 test('createError fills the message and carries code and status', () => {
-  const err = createError('HP_ERR_BODY_TOO_LARGE', 10)
+  const err = createError('HP_ERR_NOT_FOUND', 'GET', '/x')
   assert.ok(err instanceof HttpError)
-  assert.equal(err.statusCode, 413)
-  assert.equal(err.code, 'HP_ERR_BODY_TOO_LARGE')
-  assert.equal(err.message, 'Request body is larger than 10 bytes')
+  assert.equal(err.statusCode, 404)
+  assert.equal(err.code, 'HP_ERR_NOT_FOUND')
+  assert.equal(err.message, 'Route GET:/x not found')
   assert.throws(() => createError('HP_ERR_NOPE'), TypeError)
 })
 
