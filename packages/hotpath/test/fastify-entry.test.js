@@ -40,3 +40,16 @@ test('exposeErrorMessages: every error answers with its own message and code, a 
   assert.equal(fastify().initialConfig.exposeErrorMessages, true)
   assert.equal(hotpath().initialConfig.exposeErrorMessages, false)
 })
+
+test('exposeErrorMessages: a plain object thrown is the answer, with its statusCode, as in Fastify; by default a 500', async () => {
+  const build = (/** @type {any} */ app) => {
+    app.get('/', async () => { throw { statusCode: 429, error: 'Too Many Requests', message: 'slow down', ttl: 1000 } })
+    return app
+  }
+  const exposed = await build(hotpath({ exposeErrorMessages: true })).inject('/')
+  assert.equal(exposed.statusCode, 429)
+  assert.deepEqual(exposed.json(), { statusCode: 429, error: 'Too Many Requests', message: 'slow down', ttl: 1000 })
+  const masked = await build(hotpath()).inject('/')
+  assert.equal(masked.statusCode, 500)
+  assert.deepEqual(masked.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+})

@@ -32,7 +32,7 @@ export function handleError (reply, error) {
   reply._contentType = null
   // An error status set before the failure is kept (reply.code(401) then
   // done(err) answers 401), as in Fastify; otherwise the error's own.
-  if (reply.statusCode < 400) reply.statusCode = statusOf(err)
+  if (reply.statusCode < 400) reply.statusCode = statusOf(reply.route.app.exposeErrorMessages ? error : err)
   const route = reply.route
   if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, handleError)
   else callErrorHandler(reply)
@@ -128,7 +128,27 @@ export function errorPayload (reply, err) {
   const log = reply.request.log
   // With logging off, req.log is the shared no-op: build no log object.
   if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status)
-  return errorBody(err, status, reply.route.app.exposeErrorMessages)
+  const exposeAll = reply.route.app.exposeErrorMessages
+  // A plain object thrown as the answer (a rate limiter's error response
+  // builder makes one): with every message exposed, Fastify sends it as the
+  // body, with its statusCode as the status.
+  if (exposeAll && err instanceof NonErrorThrown && isPlainObject(err.cause)) return err.cause
+  return errorBody(err, status, exposeAll)
+}
+
+/** @param {unknown} v */
+function isPlainObject (v) {
+  if (v === null || typeof v !== 'object') return false
+  const proto = Object.getPrototypeOf(v)
+  return proto === Object.prototype || proto === null
+}
+
+/** What was thrown or rejected when it was not an Error: kept as the cause. */
+class NonErrorThrown extends Error {
+  /** @param {unknown} value */
+  constructor (value) {
+    super('a non-Error value was thrown', { cause: value })
+  }
 }
 
 /**
@@ -168,5 +188,5 @@ function statusOf (err) {
  */
 function toError (value) {
   if (value instanceof Error) return value
-  return new Error('a non-Error value was thrown', { cause: value })
+  return new NonErrorThrown(value)
 }
