@@ -162,6 +162,8 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
    * null is an empty body. Only the first send counts.
    */
   send(payload?: SendPayload<G>): this
+  /** The JSON text send() would make of a payload for the current status (the route's response serializer, else JSON.stringify). */
+  serialize(payload: unknown): string
   /** Redirects (302 unless a code is given). */
   redirect(url: string, statusCode?: number): this
   redirect(statusCode: number, url: string): this

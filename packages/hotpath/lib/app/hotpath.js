@@ -16,7 +16,7 @@ export { Core }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'redirect', 'hijack', 'elapsedTime', 'callNotFound'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -84,7 +84,8 @@ export class Hotpath {
     }
     for (const name of REQUEST_HOOKS) {
       const h = options[name]
-      if (h !== undefined && !(typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function')))) {
+      // null, like undefined, is no hook (Fastify takes both)
+      if (h !== undefined && h !== null && !(typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function')))) {
         throw createError('HP_ERR_INVALID_HOOK', name, 'expected a function or an array of functions')
       }
     }

@@ -1,7 +1,7 @@
 // The reply object handed to hooks and handlers. Every field is assigned in
 // the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
 // request's position in the `_` fields when it goes async.
-import { sendPayload } from './send.js'
+import { sendPayload, serializeFor } from './send.js'
 import { createError } from '../errors.js'
 
 export class Reply {
@@ -141,6 +141,17 @@ export class Reply {
   type (contentType) {
     this._contentType = contentType
     return this
+  }
+
+  /**
+   * The JSON text send() would make of `payload` for the current status:
+   * the route's response serializer, else JSON.stringify (Fastify's
+   * reply.serialize).
+   * @param {unknown} payload
+   * @returns {string | undefined}
+   */
+  serialize (payload) {
+    return serializeFor(this.route, this.statusCode, payload)
   }
 
   /** @param {unknown} [payload] */

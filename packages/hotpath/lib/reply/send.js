@@ -54,14 +54,7 @@ function serialize (reply, payload) {
   const route = reply.route
   let body
   try {
-    if (route.serializers === null) {
-      body = JSON.stringify(payload)
-    } else {
-      const status = reply.statusCode
-      // The tables built at ready(): no string per request (see serializerTable).
-      const fn = status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
-      body = fn === null ? JSON.stringify(payload) : fn(payload)
-    }
+    body = serializeFor(route, reply.statusCode, payload)
     // JSON.stringify returns undefined for a symbol, a function or a
     // toJSON() that returns nothing: a programming error, not an empty 200.
     if (typeof body !== 'string') throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
@@ -73,6 +66,21 @@ function serialize (reply, payload) {
   }
   if (reply._contentType === null) reply._contentType = JSON_TYPE
   onSend(reply, body)
+}
+
+/**
+ * The JSON text of a payload: the route's serializer for the status when its
+ * schema has one, else JSON.stringify. Also reply.serialize().
+ * @param {import('../routing/route.js').Route} route
+ * @param {number} status
+ * @param {unknown} payload
+ * @returns {string | undefined}
+ */
+export function serializeFor (route, status, payload) {
+  if (route.serializers === null) return JSON.stringify(payload)
+  // The tables built at ready(): no string per request (see serializerTable).
+  const fn = status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
+  return fn === null ? JSON.stringify(payload) : fn(payload)
 }
 
 /**

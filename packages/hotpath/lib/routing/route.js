@@ -81,7 +81,7 @@ export class Route {
       const list = []
       for (const c of chain) list.push(...c.hooks[name])
       const own = opts[name]
-      if (own !== undefined) {
+      if (own !== undefined && own !== null) {
         for (const fn of Array.isArray(own) ? own : [own]) {
           if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_HOOK', name, `route ${this.method}:${this.url} has a ${name} that is not a function`)
           list.push(adaptRequestHook(name, fn))

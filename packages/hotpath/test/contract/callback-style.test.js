@@ -495,3 +495,17 @@ eachMode('setNotFoundHandler(options, handler)', (mode) => {
     assert.deepEqual(res.json(), { seen: ['context', 'own'], validated: true })
   })
 })
+
+test('reply.serialize() gives the JSON send() would make for the current status; a route hook may be null', async () => {
+  const app = hotpath()
+  app.get('/', {
+    onRequest: null,
+    schema: { response: { 200: { type: 'object', properties: { shown: { type: 'string' } } } } }
+  }, (_req, reply) => {
+    const ok = reply.serialize({ shown: 'yes', hidden: 'no' })
+    const notFound = reply.code(404).serialize({ shown: 'yes', hidden: 'no' })
+    reply.code(200).type('application/json').send(JSON.stringify({ ok, notFound }))
+  })
+  const res = await app.inject('/')
+  assert.deepEqual(res.json(), { ok: '{"shown":"yes"}', notFound: '{"shown":"yes","hidden":"no"}' })
+})
