@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
-import { Readable, Transform } from 'node:stream'
+import { Readable, Transform, pipeline } from 'node:stream'
+import zlib from 'node:zlib'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 import { exchange, responses } from '../wire/util.js'
@@ -145,3 +146,21 @@ eachMode('keep-alive after a body', (mode) => {
     assert.match(all[0].head, /\r\nconnection: close/i)
   })
 }, SOCKET_MODES)
+
+eachMode('a preParsing hook that hands back a paused stream', (mode) => {
+  test('the body is read from it all the same (a decompressor made paused, as @fastify/compress does)', async () => {
+    const s = await setup(mode, (app) => {
+      app.addHook('preParsing', (_req, _reply, payload, done) => {
+        const gunzip = zlib.createGunzip()
+        gunzip.pause()
+        pipeline(payload, gunzip, () => {})
+        done(null, gunzip)
+      })
+      app.post('/', (/** @type {any} */ req) => req.body)
+    })
+    const res = await s.request({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: zlib.gzipSync(JSON.stringify({ name: 'x' })) })
+    await s.close()
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(res.json(), { name: 'x' })
+  })
+})

@@ -42,6 +42,10 @@ export function readStream (stream, limit, done) {
   stream.once('end', () => finish(null, Buffer.concat(chunks, received)))
   stream.once('error', (/** @type {Error} */ err) => finish(streamError(err)))
   stream.once('close', () => finish(createError('HP_ERR_REQUEST_ABORTED')))
+  // a 'data' listener does not start a stream its maker paused (a
+  // decompressor handed back paused by a preParsing hook); Fastify's reader
+  // resumes it too
+  stream.resume()
 }
 
 /**
