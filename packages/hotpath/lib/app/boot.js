@@ -65,8 +65,17 @@ async function loadPlugin (core, parentCtx, item) {
     core.allContexts.push(ctx)
     for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, item.opts)
   }
-  await callPlugin(item.fn, instance, item.opts)
-  await loadPlugins(core, ctx)
+  // What the plugin registers (and hooks it defers) loads before the
+  // siblings queued after it, as avvio orders it: a shared plugin, which
+  // adds to its parent's context, gets a queue of its own meanwhile.
+  const outer = ctx.pending
+  if (ctx === parentCtx) ctx.pending = []
+  try {
+    await callPlugin(item.fn, instance, item.opts)
+    await loadPlugins(core, ctx)
+  } finally {
+    if (ctx === parentCtx) ctx.pending = outer.concat(ctx.pending)
+  }
 }
 
 /**

@@ -143,7 +143,12 @@ export class Hotpath {
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
-      ctx.hooks[name].push(adaptRequestHook(name, fn))
+      const hook = adaptRequestHook(name, fn)
+      const add = () => { ctx.hooks[name].push(hook) }
+      // After plugins registered here but not loaded yet, as avvio orders
+      // it: their hooks on this context come first.
+      if (ctx.pending.length > 0) ctx.pending.push({ fn: add, opts: {}, instance: this, after: add })
+      else add()
     } else if (name === 'onRoute') {
       ctx.onRoute.push(fn)
     } else if (name === 'onRegister') {

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
-import hotpath from '../../lib/index.js'
+import hotpath, { plugin } from '../../lib/index.js'
 import { eachMode, setup } from '../helpers/engines.js'
 
 eachMode('hooks written with done()', (mode) => {
@@ -508,4 +508,15 @@ test('reply.serialize() gives the JSON send() would make for the current status;
   })
   const res = await app.inject('/')
   assert.deepEqual(res.json(), { ok: '{"shown":"yes"}', notFound: '{"shown":"yes","hidden":"no"}' })
+})
+
+test('a hook added after a register() not yet loaded runs after the hooks that plugin adds to the same context, as avvio orders them', async () => {
+  const app = hotpath()
+  app.register(plugin(async (instance) => {
+    instance.addHook('onSend', async (_req, reply) => { reply.header('x-order', [reply.getHeader('x-order'), 'plugin'].filter(Boolean).join(',')) })
+  }))
+  app.addHook('onSend', async (_req, reply) => { reply.header('x-order', [reply.getHeader('x-order'), 'root'].filter(Boolean).join(',')) })
+  app.get('/', () => 'ok')
+  const res = await app.inject('/')
+  assert.equal(res.headers['x-order'], 'plugin,root')
 })
