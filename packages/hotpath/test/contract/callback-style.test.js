@@ -520,3 +520,16 @@ test('a hook added after a register() not yet loaded runs after the hooks that p
   const res = await app.inject('/')
   assert.equal(res.headers['x-order'], 'plugin,root')
 })
+
+test('inject(): a streamed reply of no declared length comes back chunked, with no Content-Length, as over a socket', async () => {
+  const app = hotpath()
+  app.get('/stream', (_req, reply) => reply.send(Readable.from(['a', 'b'])))
+  app.get('/sized', (_req, reply) => reply.header('content-length', '2').send(Readable.from(['a', 'b'])))
+  const stream = await app.inject('/stream')
+  const sized = await app.inject('/sized')
+  assert.equal(stream.body, 'ab')
+  assert.equal(stream.headers['content-length'], undefined)
+  assert.equal(stream.headers['transfer-encoding'], 'chunked')
+  assert.equal(sized.headers['content-length'], '2')
+  assert.equal(sized.headers['transfer-encoding'], undefined)
+})

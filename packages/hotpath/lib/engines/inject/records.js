@@ -186,13 +186,13 @@ export class InjectResponse {
         done(Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' }))
         return
       }
-      this.finish(statusCode, headers, body)
+      this.finish(statusCode, headers, body, true)
       done(null)
     })
     stream.once('error', (err) => {
       if (started) {
         // what a client sees after a mid-stream failure: what came so far
-        this.finish(statusCode, headers, Buffer.concat(chunks))
+        this.finish(statusCode, headers, Buffer.concat(chunks), true)
       }
       done(err)
     })
@@ -225,8 +225,9 @@ export class InjectResponse {
    * @param {number} status
    * @param {Record<string, any>} headers
    * @param {Buffer} body
+   * @param {boolean} [streamed]  a stream of no declared length: chunked, as a socket engine sends it
    */
-  finish (status, headers, body) {
+  finish (status, headers, body, streamed = false) {
     if (this.finished) return
     this.finished = true
     this.headersSent = true
@@ -238,7 +239,10 @@ export class InjectResponse {
     if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
     for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     const payload = this.req.method === 'HEAD' || status === 204 || status === 304 ? EMPTY : body
-    if (!('content-length' in all) && status !== 204 && status !== 304) all['content-length'] = String(body.length)
+    if (!('content-length' in all) && status !== 204 && status !== 304) {
+      if (streamed) all['transfer-encoding'] = 'chunked'
+      else all['content-length'] = String(body.length)
+    }
     // what a socket engine adds to every response, as light-my-request's
     // responses (node's ServerResponse) carry them
     if (!('date' in all)) all.date = new Date().toUTCString()
