@@ -35,8 +35,9 @@ eachMode('app.routing(req, res) from an upgrade listener', (mode) => {
     return Buffer.concat(got).toString('latin1')
   }
 
-  test('an upgrade request goes through the hooks and the route; what the caller put on req is on request.raw', async () => {
-    const s = await setup(mode, (app) => {
+  /** An app whose upgrade listener hands each upgrade to app.routing(), tagging the request first. */
+  function upgradingApp () {
+    return setup(mode, (app) => {
       routes(app)
       app.server.on('upgrade', (/** @type {any} */ req, /** @type {any} */ socket) => {
         req[kTag] = 'from the listener'
@@ -47,6 +48,10 @@ eachMode('app.routing(req, res) from an upgrade listener', (mode) => {
         app.routing(req, res)
       })
     })
+  }
+
+  test('an upgrade request goes through the hooks and the route; what the caller put on req is on request.raw', async () => {
+    const s = await upgradingApp()
     const text = await upgrade(s.port, 'GET /tagged HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n')
     await s.close()
     assert.match(text, /^HTTP\/1\.1 200 OK\r\n/)
@@ -54,16 +59,7 @@ eachMode('app.routing(req, res) from an upgrade listener', (mode) => {
   })
 
   test('a hook that refuses the upgrade answers on the socket', async () => {
-    const s = await setup(mode, (app) => {
-      routes(app)
-      app.server.on('upgrade', (/** @type {any} */ req, /** @type {any} */ socket) => {
-        const res = new http.ServerResponse(req)
-        res.assignSocket(socket)
-        // the listener owns an upgrade's socket: it ends it after the answer
-        res.on('finish', () => socket.end())
-        app.routing(req, res)
-      })
-    })
+    const s = await upgradingApp()
     const text = await upgrade(s.port, 'GET /tagged HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\nUpgrade: websocket\r\nX-Deny: 1\r\n\r\n')
     await s.close()
     assert.match(text, /^HTTP\/1\.1 403 Forbidden\r\n/)
