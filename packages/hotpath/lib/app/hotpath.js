@@ -82,13 +82,7 @@ export class Hotpath {
     for (const m of methods) {
       if (typeof m !== 'string' || !/^[A-Z]+$/.test(m)) throw createError('HP_ERR_INVALID_ROUTE', `unknown method ${JSON.stringify(m)}`)
     }
-    for (const name of REQUEST_HOOKS) {
-      const h = options[name]
-      // null, like undefined, is no hook (Fastify takes both)
-      if (h !== undefined && h !== null && !(typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function')))) {
-        throw createError('HP_ERR_INVALID_HOOK', name, 'expected a function or an array of functions')
-      }
-    }
+    for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
@@ -212,11 +206,8 @@ export class Hotpath {
     // Fastify's two: hooks for the not-found route only, run after the context's own
     for (const name of ['preValidation', 'preHandler']) {
       const h = opts[name]
-      if (h === undefined) continue
-      if (!(typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function')))) {
-        throw createError('HP_ERR_INVALID_HOOK', name, 'expected a function or an array of functions')
-      }
-      hooks[name] = h
+      checkHookOption(name, h)
+      if (h !== undefined && h !== null) hooks[name] = h
     }
     this._ctx.notFoundHandler = { handler: fn, hooks }
     return this
@@ -475,6 +466,17 @@ export class Hotpath {
   }
 }
 
+
+/**
+ * A hook given as a route option: a function, an array of them, or nothing
+ * (undefined or null, as Fastify takes both).
+ * @param {string} name
+ * @param {unknown} h
+ */
+function checkHookOption (name, h) {
+  if (h === undefined || h === null || typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function'))) return
+  throw createError('HP_ERR_INVALID_HOOK', name, 'expected a function or an array of functions')
+}
 
 /**
  * Fastify's callback forms (ready, listen, close, inject): the callback
