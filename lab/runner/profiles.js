@@ -74,5 +74,17 @@ export const profiles = {
     goals: [
       { scenario: 'middleware', target: 'hotpath-wire', vs: 'express', metric: 'rps', ratio: 1.5, source: 'team goal: Express middleware on wire' }
     ]
+  },
+  plugins: {
+    description: 'the same Fastify application and official plugins on Fastify and both hotpath engines (about 2 minutes; wrk when installed)',
+    loader: 'prefer-wrk',
+    targets: ['fastify', 'hotpath-node', 'hotpath-wire'],
+    scenarios: ['plugin-stack'],
+    duration: 3,
+    warmup: 2,
+    rounds: 5,
+    goals: [
+      { scenario: 'plugin-stack', target: 'hotpath-wire', vs: 'fastify', metric: 'rps', ratio: 2, source: 'issue 13' }
+    ]
   }
 }

@@ -26,6 +26,8 @@
  *   conformance checks that are not timed (bad input must get its 4xx)
  */
 
+import { createHmac } from 'node:crypto'
+
 export const JSON_TYPE = 'application/json'
 export const TEXT_TYPE = 'text/plain'
 
@@ -92,6 +94,12 @@ export const responseSchemas = {
       }
     }
   }
+}
+
+/** `plugin-stack`'s answer: the order's, with the user and the cart first. */
+responseSchemas.stackOrder = {
+  type: 'object',
+  properties: { user: { type: 'string' }, cart: { type: 'string' }, ...responseSchemas.order.properties }
 }
 
 /** The 1 KiB body of `json-post`, padded to exactly 1024 bytes. */
@@ -172,6 +180,80 @@ const setByMiddleware = {
 
 const jsonHeaders = { 'content-type': 'application/json' }
 
+/** The HS256 secret the `plugin-stack` application verifies its bearer tokens with. */
+export const jwtSecret = 'lab-secret-for-hs256-bearer-tokens'
+
+/**
+ * A compact HS256 JWT signed with `secret` (RFC 7519 §3, RFC 7515 §7.1):
+ * built here with node:crypto so the runner needs no JWT library to make the
+ * tokens the scenario sends.
+ * @param {object} payload
+ * @param {string} secret
+ */
+export function signHs256 (payload, secret) {
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}`
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`
+}
+
+/** The bearer token of the timed request: a user, no expiry, so every run sends the same bytes. */
+const stackToken = signHs256({ sub: 'ada', scope: 'orders:write', iat: 1763942400 }, jwtSecret)
+
+/** The order the `plugin-stack` route validates: the body of `middleware`, with a schema. */
+export const orderBodySchema = {
+  type: 'object',
+  required: ['customer', 'items'],
+  additionalProperties: false,
+  properties: {
+    customer: { type: 'string', minLength: 3, maxLength: 200 },
+    coupon: { type: 'string', maxLength: 40 },
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['sku', 'qty'],
+        additionalProperties: false,
+        properties: { sku: { type: 'string', maxLength: 40 }, qty: { type: 'integer', minimum: 1, maximum: 1000 } }
+      }
+    }
+  }
+}
+
+/**
+ * What the `plugin-stack` route answers: the priced order of `middleware`,
+ * with the user the token names and the cart the cookie names.
+ * @param {Parameters<typeof orderSummaryOf>[0]} order
+ * @param {string} user
+ * @param {string} cart
+ */
+export function stackOrderOf (order, user, cart) {
+  return { user, cart, ...orderSummaryOf(order) }
+}
+
+const stackOrderBody = JSON.stringify(stackOrderOf(JSON.parse(orderBody), 'ada', 'c-42'))
+
+/** A signed-in browser's cross-origin POST: a bearer token, a cookie, an Origin. */
+const stackHeaders = { 'content-type': 'application/json', origin: 'https://shop.example.com', authorization: `Bearer ${stackToken}`, cookie: 'cart=c-42; theme=dark' }
+
+/**
+ * Headers the five plugins must have set on the order's answer, on every
+ * target: @fastify/cors's and @fastify/helmet's defaults (helmet 8's values),
+ * @fastify/rate-limit's counters, and the cookie the route sets through
+ * @fastify/cookie.
+ */
+const setByPlugins = {
+  'access-control-allow-origin': '*',
+  'content-security-policy': setByMiddleware['content-security-policy'],
+  'strict-transport-security': setByMiddleware['strict-transport-security'],
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-ratelimit-limit': '1000000000',
+  'x-ratelimit-remaining': /^\d+$/,
+  'set-cookie': `last-order=${JSON.parse(stackOrderBody).totalCents}; Path=/; HttpOnly; SameSite=Lax`
+}
+
 /** @type {Scenario[]} */
 export const scenarios = [
   {
@@ -243,6 +325,22 @@ export const scenarios = [
       { name: 'malformed JSON', request: { method: 'POST', path: '/orders', headers: orderHeaders, body: '{"customer":' }, expect: { status: 400 } },
       { name: 'CORS preflight', request: { method: 'OPTIONS', path: '/orders', headers: preflightHeaders }, expect: { status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE', 'access-control-allow-headers': 'content-type' } } },
       { name: 'without Accept-Encoding', request: { method: 'POST', path: '/orders', headers: jsonHeaders, body: orderBody }, expect: { status: 200, type: JSON_TYPE, body: orderSummaryBody } }
+    ]
+  },
+  {
+    id: 'plugin-stack',
+    title: 'POST a small JSON order through @fastify/cors, helmet, cookie, jwt (bearer) and rate-limit; body validated, 1.8 KiB answer serialized',
+    request: { method: 'POST', path: '/orders', headers: stackHeaders, body: orderBody },
+    expect: { status: 200, type: JSON_TYPE, body: stackOrderBody, headers: setByPlugins },
+    // Only targets that load Fastify's plugins unmodified serve it: Fastify
+    // itself and hotpath; ratios are taken against Fastify.
+    baseline: 'fastify',
+    extraChecks: [
+      { name: 'no bearer token', request: { method: 'POST', path: '/orders', headers: { ...stackHeaders, authorization: '' }, body: orderBody }, expect: { status: 401, type: JSON_TYPE } },
+      { name: 'token signed with another secret', request: { method: 'POST', path: '/orders', headers: { ...stackHeaders, authorization: `Bearer ${signHs256({ sub: 'ada', iat: 1763942400 }, 'not-the-secret')}` }, body: orderBody }, expect: { status: 401, type: JSON_TYPE } },
+      { name: 'body failing the schema', request: { method: 'POST', path: '/orders', headers: stackHeaders, body: JSON.stringify({ customer: 'ada@example.com', items: [{ sku: 'SKU-1001', qty: 0 }] }) }, expect: { status: 400, type: JSON_TYPE } },
+      { name: 'malformed JSON', request: { method: 'POST', path: '/orders', headers: stackHeaders, body: '{"customer":' }, expect: { status: 400, type: JSON_TYPE } },
+      { name: 'CORS preflight', request: { method: 'OPTIONS', path: '/orders', headers: preflightHeaders }, expect: { status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET,HEAD,POST', 'access-control-allow-headers': 'content-type' } } }
     ]
   },
   {

@@ -4,7 +4,7 @@
 // one scenario (100 routes, hooks) weighs on another.
 
 import Ajv from 'ajv'
-import { serverKind, payloadSizeOf, payloadString, postBodySchema } from '../scenarios/index.js'
+import { serverKind, payloadSizeOf, payloadString, postBodySchema, jwtSecret, orderBodySchema, responseSchemas, stackOrderOf } from '../scenarios/index.js'
 
 export const scenarioId = process.env.LAB_SCENARIO || 'hello'
 /** hello | params | json-post | delay-1ms | payload | hooks | middleware */
@@ -35,6 +35,37 @@ export async function middlewareStack () {
   const [{ default: cors }, { default: helmet }, { default: compression }, { default: bodyParser }] = await Promise.all(
     ['cors', 'helmet', 'compression', 'body-parser'].map((name) => import(name)))
   return [cors(), helmet(), compression(), bodyParser.json()]
+}
+
+/**
+ * The `plugin-stack` scenario's application, one function run unchanged on
+ * Fastify and on hotpath: five official plugins with their defaults (the
+ * rate limit set far above what a run can reach, so every timed request is
+ * counted and none refused), a route that verifies the bearer token in its own
+ * onRequest hook (the preflight goes to @fastify/cors, not to the token
+ * check), validates the body, sets a cookie and answers through its response
+ * schema. The registers are awaited, as @fastify/rate-limit documents: its
+ * onRoute hook must be in place before the route is declared.
+ * @param {any} app a Fastify instance, or hotpath's
+ */
+export async function pluginStack (app) {
+  const [cors, helmet, cookie, jwt, rateLimit] = (await Promise.all(
+    ['@fastify/cors', '@fastify/helmet', '@fastify/cookie', '@fastify/jwt', '@fastify/rate-limit'].map((name) => import(name))))
+    .map((m) => m.default)
+  await app.register(cors)
+  await app.register(helmet)
+  await app.register(cookie)
+  await app.register(jwt, { secret: jwtSecret })
+  await app.register(rateLimit, { max: 1_000_000_000, timeWindow: '1 minute' })
+  app.decorate('authenticate', async (req) => { await req.jwtVerify() })
+  app.post('/orders', {
+    onRequest: app.authenticate,
+    schema: { body: orderBodySchema, response: { 200: responseSchemas.stackOrder } }
+  }, (req, reply) => {
+    const order = stackOrderOf(req.body, req.user.sub, req.cookies.cart)
+    reply.setCookie('last-order', String(order.totalCents), { path: '/', httpOnly: true, sameSite: 'lax' })
+    return order
+  })
 }
 
 export const delay1ms = () => new Promise((resolve) => setTimeout(resolve, 1))

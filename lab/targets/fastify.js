@@ -1,8 +1,9 @@
 // Fastify 5: response schemas everywhere (compiled serializers), body schema
-// for json-post, hooks with addHook (sync hooks take `done`, as documented).
+// for json-post, hooks with addHook (sync hooks take `done`, as documented),
+// the official plugins of plugin-stack.
 
 import Fastify from 'fastify'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready } from './common.js'
+import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready, pluginStack } from './common.js'
 
 const app = Fastify({ logger: false })
 const out = (schema) => ({ schema: { response: { 200: schema } } })
@@ -29,6 +30,9 @@ switch (kind) {
     app.addHook('preHandler', (req, reply, done) => { req.b = 2; done() })
     app.addHook('preHandler', async (req) => { req.c = 3 })
     app.get('/hooks', out(responseSchemas.hooks), (req) => ({ a: req.a, b: req.b, c: req.c }))
+    break
+  case 'plugin-stack':
+    await pluginStack(app)
     break
   default: unsupported()
 }

@@ -1,13 +1,18 @@
 // hotpath, on the engine named by HOTPATH_ENGINE (node | wire): response
 // schemas everywhere, body schema for json-post, hooks that return values or
-// promises (no done callbacks), Express middleware through app.use().
+// promises (no done callbacks), Express middleware through app.use(), and
+// the plugin-stack application as Fastify runs it.
 
 import http from 'node:http'
 import hotpath from 'hotpath'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack } from './common.js'
+import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack, pluginStack } from './common.js'
 
 const engine = process.env.HOTPATH_ENGINE || 'node'
-const app = hotpath({ engine, logger: false })
+// plugin-stack is the migration story: the Fastify application, with the one
+// import a Fastify user changes (hotpath/fastify: Fastify's defaults where
+// hotpath's differ, docs/migrating-from-fastify.md)
+const create = kind === 'plugin-stack' ? (await import('hotpath/fastify')).default : hotpath
+const app = create({ engine, logger: false })
 const out = (schema) => ({ schema: { response: { 200: schema } } })
 
 switch (kind) {
@@ -38,6 +43,9 @@ switch (kind) {
     // own parser does not run (docs/engines.md)
     app.use(...(await middlewareStack()))
     app.post('/orders', out(responseSchemas.order), (req) => orderSummaryOf(req.body))
+    break
+  case 'plugin-stack':
+    await pluginStack(app)
     break
   default: unsupported()
 }
