@@ -1,4 +1,5 @@
-// hotpath/fastify: hotpath with Fastify 5's defaults; the same types.
+// hotpath/fastify: hotpath with Fastify 5's defaults; the same types, under
+// hotpath's names and Fastify's (index.d.ts, "Fastify's names").
 import hotpath, { HotpathInstance, HotpathOptions } from './index.js'
 
 export * from './index.js'

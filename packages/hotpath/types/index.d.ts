@@ -131,7 +131,7 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
    * The options the route was declared with (url with its prefix), the body
    * limit that applies, and `config` with the route's url and method.
    */
-  readonly routeOptions: RouteOptions & { prefix: string, bodyLimit: number, config: Record<string, unknown> & { url: string, method: string | string[] } }
+  readonly routeOptions: RouteOptions & { prefix: string, bodyLimit: number, config: RouteConfig & { url: string, method: string | string[] } }
   /** node:http's request (docs/engines.md), built on first read on `wire`. */
   readonly raw: RawNodeRequest
 }
@@ -181,7 +181,9 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
 }
 
 // ---------------------------------------------------------------------------
-// Handlers and hooks (a result or a promise of it; no `done` callbacks)
+// Handlers and hooks: a result or a promise of it, or, as in Fastify, a
+// `done` callback after the other arguments (told by the hook's arity:
+// docs/lifecycle-and-hooks.md)
 
 /**
  * What a handler returns: the payload to send, the reply (it sent, or will
@@ -198,11 +200,18 @@ export type RouteHandler<G extends RouteGeneric = {}> = (
   reply: HotpathReply<G>
 ) => HandlerResult<G> | PromiseLike<HandlerResult<G>>
 
+/** A callback hook's `done`: with an error, the request fails with it. */
+export type HookDone = (err?: Error | null) => void
+
+/** A payload hook's `done`: an error, or the replacement payload. */
+export type PayloadHookDone = (err?: Error | null, payload?: unknown) => void
+
 /** onRequest, preValidation, preHandler, onResponse, onTimeout, onRequestAbort. */
 export type RequestHook<G extends RouteGeneric = {}> = (
   this: HotpathInstance,
   request: HotpathRequest<G>,
-  reply: HotpathReply<G>
+  reply: HotpathReply<G>,
+  done: HookDone
 ) => unknown
 
 /** preParsing: may return a replacement body stream. */
@@ -210,7 +219,8 @@ export type PreParsingHook<G extends RouteGeneric = {}> = (
   this: HotpathInstance,
   request: HotpathRequest<G>,
   reply: HotpathReply<G>,
-  payload: Readable
+  payload: Readable,
+  done: (err?: Error | null, payload?: Readable) => void
 ) => Readable | void | PromiseLike<Readable | void>
 
 /** preSerialization and onSend: may return a replacement payload. */
@@ -218,7 +228,8 @@ export type PayloadHook<G extends RouteGeneric = {}> = (
   this: HotpathInstance,
   request: HotpathRequest<G>,
   reply: HotpathReply<G>,
-  payload: unknown
+  payload: unknown,
+  done: PayloadHookDone
 ) => unknown
 
 /** onError: runs before the error handler; it observes, it does not answer. */
@@ -226,14 +237,17 @@ export type OnErrorHook<G extends RouteGeneric = {}> = (
   this: HotpathInstance,
   request: HotpathRequest<G>,
   reply: HotpathReply<G>,
-  error: HotpathError
+  error: HotpathError,
+  done: () => void
 ) => unknown
 
 /** Called as each route is declared, with its options (url already prefixed). */
 export type OnRouteHook = (this: HotpathInstance, route: RouteOptions & { prefix: string }) => void
 export type OnRegisterHook = (instance: HotpathInstance, options: Record<string, unknown>) => unknown
-export type AppHook = (this: HotpathInstance, instance: HotpathInstance) => unknown
-export type OnListenHook = (this: HotpathInstance, instance: HotpathInstance) => unknown
+/** onReady, onListen, preClose: a promise, or `done` when the hook declares it. */
+export type AppHook = (this: HotpathInstance, done: HookDone) => unknown
+/** onClose gets the instance first, as in Fastify. */
+export type OnCloseHook = (this: HotpathInstance, instance: HotpathInstance, done: HookDone) => unknown
 
 export type RequestHookName =
   | 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler'
@@ -328,10 +342,19 @@ export interface RouteSchema {
 
 type OneOrMany<T> = T | T[]
 
+/**
+ * A route's `config`, read back as `req.routeOptions.config`. Plugins that
+ * read a key of their own declare it by augmentation (Fastify's name for it,
+ * `FastifyContextConfig`, is this interface).
+ */
+export interface RouteConfig {
+  [key: string]: unknown
+}
+
 export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   schema?: RouteSchema
   /** Free-form data for hooks, read back as `req.routeOptions.config`. */
-  config?: Record<string, unknown>
+  config?: RouteConfig
   /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
   bodyLimit?: number
   onRequest?: OneOrMany<RequestHook<G>>
@@ -372,6 +395,24 @@ export type Plugin<Options extends Record<string, any> = Record<string, any>> = 
   options: Options
 ) => unknown
 
+/** Fastify's callback form: the plugin has loaded when it calls `done` (with an error, loading fails). */
+export type PluginCallback<Options extends Record<string, any> = Record<string, any>> = (
+  instance: HotpathInstance,
+  options: Options,
+  done: (err?: Error) => void
+) => void
+
+/**
+ * What `register` and `plugin` take: a Plugin or a PluginCallback, told apart
+ * by their arity when registered. One signature, so an inline plugin's
+ * parameters are typed in either form.
+ */
+export type AnyPlugin<Options extends Record<string, any> = Record<string, any>> = (
+  instance: HotpathInstance,
+  options: Options,
+  done: (err?: Error) => void
+) => unknown
+
 export interface PluginMeta {
   /** Shown in errors and logs about this plugin. */
   name?: string
@@ -381,7 +422,7 @@ export interface PluginMeta {
  * Marks a plugin as not encapsulated: its decorators, hooks and handlers
  * apply to the context that registers it.
  */
-export declare function plugin<P extends Plugin<any>>(fn: P, meta?: PluginMeta): P
+export declare function plugin<P extends AnyPlugin<any>>(fn: P, meta?: PluginMeta): P
 
 // ---------------------------------------------------------------------------
 // Content-type parsers
@@ -469,16 +510,16 @@ export interface HotpathInstance {
   addHook(name: 'onRoute', hook: OnRouteHook): this
   addHook(name: 'onRegister', hook: OnRegisterHook): this
   addHook(name: 'onReady', hook: AppHook): this
-  addHook(name: 'onListen', hook: OnListenHook): this
+  addHook(name: 'onListen', hook: AppHook): this
   addHook(name: 'preClose', hook: AppHook): this
-  addHook(name: 'onClose', hook: AppHook): this
+  addHook(name: 'onClose', hook: OnCloseHook): this
 
   /**
    * Registers a plugin in a child context. Awaiting the result loads the
    * plugin (and everything registered before it).
    */
   register<Options extends Record<string, any>>(
-    plugin: Plugin<Options> | { default: Plugin<Options> },
+    plugin: AnyPlugin<Options> | { default: AnyPlugin<Options> },
     options?: Options & RegisterOptions
   ): this & PromiseLike<void>
   /**
@@ -689,6 +730,90 @@ export declare class HttpError extends Error {
   /** The reason phrase, e.g. 'Not Found'. */
   readonly error: string
 }
+
+// ---------------------------------------------------------------------------
+// Fastify's names
+//
+// The same interfaces under the names Fastify's plugins import, so that a
+// plugin's `.d.ts` compiles against hotpath and its augmentations
+// (`declare module 'fastify' { interface FastifyRequest { cookies: ... } }`)
+// land on hotpath's request, reply and instance: TypeScript merges an
+// augmentation of a re-exported name into the interface it names. How an app
+// points 'fastify' at hotpath: docs/migrating-from-fastify.md, "TypeScript".
+//
+// Fastify's interfaces take generic parameters for the raw server, request
+// and reply, the logger and the type provider; hotpath's have one, the route
+// generic. Where a plugin's augmentation repeats Fastify's parameter list
+// (`interface FastifyInstance<RawServer, RawRequest, ...>`), tsc reports that
+// the declarations' type parameters differ.
+
+export type {
+  HotpathInstance as FastifyInstance,
+  HotpathRequest as FastifyRequest,
+  HotpathReply as FastifyReply,
+  HotpathOptions as FastifyServerOptions,
+  HotpathError as FastifyError,
+  HotpathLogger as FastifyBaseLogger,
+  RouteSchema as FastifySchema,
+  RouteConfig as FastifyContextConfig,
+  RouteGeneric as RouteGenericInterface,
+  RouteGeneric as RequestGenericInterface,
+  RouteHandler as RouteHandlerMethod,
+  HTTPMethod as HTTPMethods,
+  HookDone as HookHandlerDoneFunction,
+}
+
+/** Options a plugin is registered with. */
+export type FastifyPluginOptions = Record<string, any>
+
+/** A plugin that calls `done` when it has loaded. The extra parameters are Fastify's, accepted and unused. */
+export type FastifyPluginCallback<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, _TypeProvider = unknown, _Logger = unknown> = PluginCallback<Options>
+
+/** An async plugin. The extra parameters are Fastify's, accepted and unused. */
+export type FastifyPluginAsync<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, _TypeProvider = unknown, _Logger = unknown> = (
+  instance: HotpathInstance,
+  options: Options
+) => Promise<void>
+
+/** What `register` takes besides the plugin's own options. */
+export type FastifyRegisterOptions<Options> = Options & RegisterOptions
+
+/** The servers and raw objects Fastify's generics name: node:http's on every hotpath engine, as `req.raw`/`reply.raw` are. */
+export type RawServerBase = Server
+export type RawServerDefault = import('node:http').Server
+export type RawRequestDefaultExpression<_Server = RawServerDefault> = IncomingMessage
+export type RawReplyDefaultExpression<_Server = RawServerDefault> = ServerResponse<IncomingMessage>
+export type ContextConfigDefault = unknown
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+/**
+ * The names of Fastify's type providers, for plugins whose `.d.ts` mention
+ * them. hotpath does not infer request types from schemas through them.
+ */
+export interface FastifyTypeProvider {
+  readonly schema: unknown
+  readonly validator: unknown
+  readonly serializer: unknown
+}
+export interface FastifyTypeProviderDefault extends FastifyTypeProvider {}
+
+/** Fastify's names of the hook types. */
+export type onRequestHookHandler = RequestHook
+export type preValidationHookHandler = RequestHook
+export type preHandlerHookHandler = RequestHook
+export type onResponseHookHandler = RequestHook
+export type onTimeoutHookHandler = RequestHook
+export type onRequestAbortHookHandler = RequestHook
+export type preParsingHookHandler = PreParsingHook
+export type preSerializationHookHandler = PayloadHook
+export type onSendHookHandler = PayloadHook
+export type onErrorHookHandler = OnErrorHook
+export type onRouteHookHandler = OnRouteHook
+export type onRegisterHookHandler = OnRegisterHook
+export type onReadyHookHandler = AppHook
+export type onListenHookHandler = AppHook
+export type preCloseHookHandler = AppHook
+export type onCloseHookHandler = OnCloseHook
 
 // ---------------------------------------------------------------------------
 // Entry point

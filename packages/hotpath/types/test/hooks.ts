@@ -47,10 +47,13 @@ app.addHook('onClose', async (instance) => { await instance.ready() })
 app.addHook('onRequset', () => {})
 // @ts-expect-error no such hook (Fastify's preReplay is not one)
 app.addHook('onRequestDone', () => {})
-// @ts-expect-error hooks take no done callback
+// Fastify's callback form: `done` after the hook's other arguments
 app.addHook('onRequest', (req, reply, done) => { done() })
-// @ts-expect-error hooks take no done callback (payload hooks have three arguments, not four)
 app.addHook('onSend', (req, reply, payload, done) => { done(null, payload) })
+app.addHook('onReady', function (done) { expectTypeOf(this).toBe<HotpathInstance>(); done() })
+app.addHook('onClose', (instance, done) => { instance.log.info('closed'); done() })
+// @ts-expect-error done takes an Error, not a message
+app.addHook('preHandler', (req, reply, done) => { done('denied') })
 // @ts-expect-error the hook must be a function
 app.addHook('preHandler', 'auth')
 // @ts-expect-error preParsing returns a stream (or nothing), not a string

@@ -100,5 +100,7 @@ app.register(async (api) => api.get('/two', () => 'two'))
 // A module namespace whose default export is the plugin
 declare const routesModule: { default: Plugin<{ store: Map<string, string> }> }
 app.register(routesModule, { store: new Map() })
-// @ts-expect-error a plugin takes (instance, options), not a done callback as well
-app.register((api, opts, done) => { done() })
+// Fastify's callback form: loaded when it calls done
+app.register((api, opts, done) => { api.get('/three', () => 'three'); done() })
+// @ts-expect-error a plugin's done takes an Error, not a message
+app.register((api, opts, done) => { done('failed') })

@@ -76,8 +76,10 @@ app.route({ method: 'GET', url: '/' })
 app.get(42, () => 'x')
 // @ts-expect-error no such route option
 app.get('/', { schmea: {} }, () => 'x')
-// @ts-expect-error a route-level hook has no done callback
+// a route-level hook in Fastify's callback form
 app.get('/', { onRequest: (req, reply, done) => { done() } }, () => 'x')
+// @ts-expect-error a route-level hook's done takes an Error, not a status
+app.get('/', { onRequest: (req, reply, done) => { done(401) } }, () => 'x')
 // @ts-expect-error schema.body is a JSON Schema object, not a string
 app.post('/', { schema: { body: 'object' } }, () => 'x')
 
