@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// npm run ecosystem [-- --only cookie,jwt] [--dry]
+//
+// Runs the official Fastify plugins' own test suites (plugins.js) twice: on
+// Fastify, and with `require('fastify')` answering hotpath/fastify from this
+// checkout. A plugin's figure is how many of the tests that pass on Fastify
+// pass on hotpath too. The table in docs/ecosystem.md is rewritten with the
+// figures (unless --dry); every failing test and its error is written to
+// <work dir>/results.json.
+//
+// Each plugin is fetched with `npm pack` and its dependencies installed in a
+// work dir under the system temp folder (cached between runs). Tests run one
+// file at a time, each file killed after 120 s, each test after 15 s.
+
+import { spawnSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { plugins, unneeded } from './plugins.js'
+import { leafResults, compare, renderTable, replaceSection, percent } from './results.js'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const root = join(here, '..', '..')
+const hotpathFastify = join(root, 'packages', 'hotpath', 'lib', 'fastify.js')
+const reporter = join(here, 'reporter.mjs')
+const page = join(root, 'docs', 'ecosystem.md')
+const work = join(tmpdir(), 'hotpath-ecosystem')
+
+const { values: args } = parseArgs({ options: { only: { type: 'string' }, dry: { type: 'boolean', default: false } } })
+const only = args.only ? args.only.split(',').map((s) => s.trim().replace(/^@fastify\//, '')) : null
+const chosen = plugins.filter((p) => only === null || only.includes(p.name.replace('@fastify/', '')))
+if (chosen.length === 0) throw new Error(`no plugin matches --only ${args.only}`)
+
+/** @param {string} cmd @param {string[]} argv @param {string} cwd */
+function run (cmd, argv, cwd) {
+  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed in ${cwd}:\n${r.stderr || r.stdout}`)
+  return r.stdout
+}
+
+/**
+ * The plugin's package, unpacked, with its dependencies and the development
+ * dependencies its tests use installed.
+ * @param {{ name: string, version: string }} plugin
+ */
+function prepare (plugin) {
+  const dir = join(work, `${plugin.name.replace('/', '__')}@${plugin.version}`)
+  const pkgDir = join(dir, 'package')
+  if (existsSync(join(pkgDir, '.installed'))) return pkgDir
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const tarball = run('npm', ['pack', `${plugin.name}@${plugin.version}`, '--silent'], dir).trim().split('\n').pop()
+  run('tar', ['xzf', tarball], dir)
+  const pkgFile = join(pkgDir, 'package.json')
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'))
+  for (const dep of Object.keys(pkg.devDependencies ?? {})) if (unneeded.test(dep)) delete pkg.devDependencies[dep]
+  delete pkg.scripts
+  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2))
+  run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], pkgDir)
+  writeFileSync(join(pkgDir, '.installed'), '')
+  return pkgDir
+}
+
+/** The plugin's test files: test/**\/*.test.{js,cjs,mjs}, or, without any, the files in test/ that use node:test. */
+function testFiles (pkgDir) {
+  const all = []
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue
+      const p = join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (/\.(c|m)?js$/.test(e.name)) all.push(p)
+    }
+  }
+  if (existsSync(join(pkgDir, 'test'))) walk(join(pkgDir, 'test'))
+  const named = all.filter((f) => /\.test\.(c|m)?js$/.test(f))
+  const files = named.length > 0 ? named : all.filter((f) => /['"]node:test['"]/.test(readFileSync(f, 'utf8')))
+  return files.map((f) => relative(pkgDir, f)).sort()
+}
+
+/**
+ * Points `require('fastify')` inside the plugin at hotpath (or back at
+ * Fastify): the real package is moved aside and a stand-in that returns
+ * hotpath/fastify's factory takes its place.
+ * @param {string} pkgDir
+ * @param {'fastify' | 'hotpath'} target
+ */
+function useFramework (pkgDir, target) {
+  const real = join(pkgDir, 'node_modules', 'fastify')
+  const aside = join(pkgDir, 'node_modules', '.fastify-real')
+  if (existsSync(aside)) {
+    rmSync(real, { recursive: true, force: true })
+    renameSync(aside, real)
+  }
+  if (target === 'fastify') return
+  const version = JSON.parse(readFileSync(join(real, 'package.json'), 'utf8')).version
+  renameSync(real, aside)
+  mkdirSync(real)
+  writeFileSync(join(real, 'package.json'), JSON.stringify({ name: 'fastify', version, main: 'index.js' }))
+  writeFileSync(join(real, 'index.js'), [
+    "'use strict'",
+    `const { fastify } = require(${JSON.stringify(hotpathFastify)})`,
+    'module.exports = fastify',
+    'module.exports.fastify = fastify',
+    'module.exports.default = fastify',
+    ''
+  ].join('\n'))
+  // `fastify/lib/*` (its internal symbols and errors) forward to Fastify's own
+  // files, so that a test file importing them loads at all; a test that
+  // depends on those internals being the app's still fails.
+  const forward = (from, to) => {
+    mkdirSync(from, { recursive: true })
+    for (const e of readdirSync(to, { withFileTypes: true })) {
+      if (e.isDirectory()) forward(join(from, e.name), join(to, e.name))
+      else if (e.name.endsWith('.js')) writeFileSync(join(from, e.name), `module.exports = require(${JSON.stringify(join(to, e.name))})\n`)
+    }
+  }
+  if (existsSync(join(aside, 'lib'))) forward(join(real, 'lib'), join(aside, 'lib'))
+}
+
+/** Runs one test file; resolves its leaf results. */
+function runFile (pkgDir, file) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', `--test-reporter=${reporter}`, '--test-timeout=15000', file], {
+      cwd: pkgDir, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_ENV: 'test' }
+    })
+    let out = ''
+    child.stdout.on('data', (c) => { out += c })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+    child.on('close', () => { clearTimeout(timer); resolve(leafResults(file, out)) })
+  })
+}
+
+/** Every file of the suite, on one framework. */
+async function runSuite (pkgDir, files, target) {
+  useFramework(pkgDir, target)
+  try {
+    const results = new Map()
+    for (const file of files) for (const [k, v] of await runFile(pkgDir, file)) results.set(k, v)
+    return results
+  } finally {
+    useFramework(pkgDir, 'fastify')
+  }
+}
+
+mkdirSync(work, { recursive: true })
+const rows = []
+const details = {}
+for (const plugin of chosen) {
+  process.stdout.write(`${plugin.name}@${plugin.version}: `)
+  const pkgDir = prepare(plugin)
+  const files = testFiles(pkgDir)
+  const onFastify = await runSuite(pkgDir, files, 'fastify')
+  const onHotpath = await runSuite(pkgDir, files, 'hotpath')
+  const { total, passing, failing } = compare(onFastify, onHotpath)
+  console.log(`${passing}/${total} (${percent(passing, total)}), ${files.length} files`)
+  rows.push({ name: plugin.name, version: plugin.version, passing, total })
+  details[plugin.name] = { version: plugin.version, files, passing, total, failing }
+}
+
+const resultsFile = join(work, 'results.json')
+writeFileSync(resultsFile, JSON.stringify({ node: process.version, date: new Date().toISOString(), plugins: details }, null, 2))
+const table = renderTable(rows)
+console.log('\n' + table + `\n\nfailing tests and their errors: ${resultsFile}`)
+
+if (!args.dry && only === null) {
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
+  const stamp = `Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.versions.node}, hotpath at ${commit || 'an uncommitted tree'}, by \`npm run ecosystem\`.`
+  writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), `${table}\n\n${stamp}`))
+  console.log(`updated ${relative(root, page)}`)
+} else if (!args.dry) {
+  console.log('(--only: the page is left as it is; it lists every plugin or none)')
+}
