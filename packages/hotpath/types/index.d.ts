@@ -451,6 +451,8 @@ export interface InjectOptions {
   /** Added to `url` as a query string. */
   query?: string | Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>
   headers?: Record<string, string | number | readonly string[]>
+  /** Sent in the Cookie header (values URL-encoded), after any Cookie header given. */
+  cookies?: Record<string, string>
   /** An object is sent as JSON (with its content type unless one is set). */
   payload?: string | Buffer | Uint8Array | object
   /** Same as `payload`. */

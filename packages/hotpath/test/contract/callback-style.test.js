@@ -294,6 +294,15 @@ test('an inject() result lists the cookies set, parsed and URL-decoded, as light
   assert.deepEqual((await app.inject({ url: '/nothing' })).cookies, [])
 })
 
+test('inject() sends its `cookies` option in the Cookie header, URL-encoded, after a Cookie header given', async () => {
+  const app = hotpath()
+  app.get('/', (req) => ({ cookie: req.headers.cookie ?? null }))
+  await app.ready()
+  assert.deepEqual((await app.inject({ url: '/', cookies: { token: 'a b;c', theme: 'dark' } })).json(), { cookie: 'token=a%20b%3Bc; theme=dark' })
+  assert.deepEqual((await app.inject({ url: '/', headers: { cookie: 'first=1' }, cookies: { token: 't' } })).json(), { cookie: 'first=1; token=t' })
+  assert.deepEqual((await app.inject({ url: '/', cookies: {} })).json(), { cookie: null })
+})
+
 test('an inject() result carries Date and Connection: keep-alive, as a response off a socket does', async () => {
   const app = hotpath()
   app.get('/', () => 'ok')

@@ -85,6 +85,13 @@ function requestFrom (opts) {
     const key = k.toLowerCase()
     headers[key] = Array.isArray(v) ? (key === 'set-cookie' ? v.map(String) : v.join(', ')) : String(v)
   }
+  // `cookies`, as light-my-request takes them: each value URL-encoded, after
+  // any Cookie header given
+  if (opts.cookies !== undefined && opts.cookies !== null) {
+    const pairs = Object.entries(opts.cookies).map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+    if (headers.cookie !== undefined) pairs.unshift(headers.cookie)
+    if (pairs.length > 0) headers.cookie = pairs.join('; ')
+  }
   if (headers.host === undefined) headers.host = 'localhost:80'
   if (headers['user-agent'] === undefined) headers['user-agent'] = 'hotpath-inject'
   /** @type {Buffer | null} */
