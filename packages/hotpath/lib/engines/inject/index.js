@@ -89,7 +89,7 @@ function requestFrom (opts) {
   // any Cookie header given
   if (opts.cookies !== undefined && opts.cookies !== null) {
     const pairs = Object.entries(opts.cookies).map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
-    if (headers.cookie !== undefined) pairs.unshift(headers.cookie)
+    if (headers.cookie !== undefined) pairs.unshift(String(headers.cookie))
     if (pairs.length > 0) headers.cookie = pairs.join('; ')
   }
   if (headers.host === undefined) headers.host = 'localhost:80'
