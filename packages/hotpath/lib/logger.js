@@ -4,6 +4,7 @@
 // app with logging off does not carry its modules (require('pino') adds
 // 8.6 MiB of RSS to a bare node 20 process).
 import { loadModule } from './require.js'
+import { createError } from './errors.js'
 
 /** @returns {typeof import('pino').default} */
 function loadPino () {
@@ -41,4 +42,19 @@ export function createLogger (option) {
   const pino = loadPino()
   const { stream, ...rest } = opt
   return stream ? pino(rest, stream) : pino(rest)
+}
+
+/** pino's levels, and 'silent' */
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/**
+ * A route's or a plugin's `logLevel`: one of pino's levels, or one the app's
+ * logger defines; refused at once otherwise (pino would throw at ready()).
+ * @param {unknown} level
+ * @param {import('pino').Logger | null} logger
+ * @returns {string}
+ */
+export function checkLogLevel (level, logger) {
+  if (typeof level === 'string' && (LEVELS.includes(level) || (logger !== null && logger.levels?.values?.[level] !== undefined))) return level
+  throw createError('HP_ERR_INVALID_OPTION', 'logLevel', `expected one of ${LEVELS.join(', ')}, got ${JSON.stringify(level)}`)
 }

@@ -175,6 +175,8 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
   readonly sent: boolean
   /** ms since the request started (0 when logging is off). */
   readonly elapsedTime: number
+  /** The request's logger. */
+  readonly log: HotpathLogger
   readonly request: HotpathRequest<G>
   /** node:http's response (docs/engines.md), built on first read on `wire`; after `hijack()`, answer through it. */
   readonly raw: RawResponse
@@ -357,6 +359,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   config?: RouteConfig
   /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
   bodyLimit?: number
+  /** The level this route's requests log at (`req.log`, `reply.log`, the completion line); 'silent' for none. */
+  logLevel?: LogLevel | (string & {})
   onRequest?: OneOrMany<RequestHook<G>>
   preParsing?: OneOrMany<PreParsingHook<G>>
   preValidation?: OneOrMany<RequestHook<G>>
@@ -387,6 +391,8 @@ export interface RouteShorthand<App> {
 export interface RegisterOptions {
   /** Prepended to every route the plugin (and its children) declares. */
   prefix?: string
+  /** The level the plugin's routes log at, unless a route sets its own. */
+  logLevel?: LogLevel | (string & {})
 }
 
 /** Sync or async; what it returns (or resolves to) is ignored. */

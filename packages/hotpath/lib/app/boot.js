@@ -6,6 +6,7 @@ import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
 import { defaultNotFound } from '../routing/not-found.js'
 import { isShared } from './plugin.js'
+import { checkLogLevel } from '../logger.js'
 
 /** @typedef {import('./core.js').Core} Core */
 
@@ -59,6 +60,7 @@ async function loadPlugin (core, parentCtx, item) {
   let instance = item.instance
   if (!isShared(item.fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
     instance = Object.create(item.instance)
     instance._ctx = ctx
     ctx.instance = instance

@@ -40,6 +40,8 @@ export class Context {
     this.validatorCompiler = null
     /** @type {Function | null} setSerializerCompiler */
     this.serializerCompiler = null
+    /** @type {string | null} the `logLevel` this context's plugin was registered with */
+    this.logLevel = null
     /** app.use() was called here: the context answers its unmatched paths itself */
     this.usesMiddleware = false
     /** @type {ParserTable | null} */
@@ -88,6 +90,12 @@ export class Context {
   /** the not-found handler (and its own hooks) this context answers with: its own, or the nearest ancestor's */
   findNotFoundHandler () {
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.notFoundHandler !== null) return c.notFoundHandler
+    return null
+  }
+
+  /** the logLevel of the nearest plugin registered with one, or null */
+  findLogLevel () {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.logLevel !== null) return c.logLevel
     return null
   }
 

@@ -6,7 +6,7 @@ import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
-import { NOOP_LOGGER } from '../logger.js'
+import { NOOP_LOGGER, checkLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
@@ -16,7 +16,7 @@ export { Core }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -83,6 +83,7 @@ export class Hotpath {
       if (typeof m !== 'string' || !/^[A-Z]+$/.test(m)) throw createError('HP_ERR_INVALID_ROUTE', `unknown method ${JSON.stringify(m)}`)
     }
     for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
+    if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */

@@ -92,7 +92,7 @@ export class Request {
 
   get log () {
     if (this._log === undefined) {
-      const logger = this.route.app.logger
+      const logger = this.route.logger
       this._log = logger === null ? NOOP_LOGGER : logger.child({ reqId: this.id })
     }
     return this._log

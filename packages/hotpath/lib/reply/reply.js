@@ -222,6 +222,11 @@ export class Reply {
     return this._raw
   }
 
+  /** The request's logger, as Fastify's `reply.log` is. */
+  get log () {
+    return this.request.log
+  }
+
   /** ms since the request started (0 when logging is off and nothing asked earlier). */
   get elapsedTime () {
     return this._startTime === 0 ? 0 : performance.now() - this._startTime

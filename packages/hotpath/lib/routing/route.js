@@ -66,6 +66,8 @@ export class Route {
     /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
+    /** the logger this route's requests log through: the app's, or a child at the route's logLevel; null when logging is off */
+    this.logger = app.logger
     /** request.routeOptions, built by compile() @type {Record<string, any>} */
     this.requestOptions = options
   }
@@ -93,6 +95,11 @@ export class Route {
     this.parsers = ctx.findParsers()
     this.parseBody = BODY_METHODS.has(this.method)
     this.bodyLimit = opts.bodyLimit ?? this.app.bodyLimit
+    // Fastify's `logLevel`, on the route or on the register() of a plugin
+    // above it: the route's requests (and hotpath's lines about them) log at
+    // that level, 'silent' for none (a health check polled every second).
+    const logLevel = opts.logLevel ?? ctx.findLogLevel()
+    this.logger = this.app.logger === null || logLevel === null ? this.app.logger : this.app.logger.child({}, { level: logLevel })
     // As Fastify shapes it: the limit that applies, and a config that is
     // always an object and names the route's url and method.
     this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, config: { ...opts.config, url: this.url, method: opts.method } }

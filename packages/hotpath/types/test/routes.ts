@@ -88,3 +88,9 @@ function handler (req: HotpathRequest, reply: HotpathReply) {
   return reply.send('ok')
 }
 app.get('/named', handler)
+
+// logLevel: a route's, a plugin's (a custom level of the app's logger is a string too)
+app.get('/health', { logLevel: 'silent' }, () => 'ok')
+app.register(async (api) => { api.get('/x', () => 'x') }, { prefix: '/quiet', logLevel: 'warn' })
+// @ts-expect-error a level is a name, not pino's number
+app.get('/health', { logLevel: 30 }, () => 'ok')
