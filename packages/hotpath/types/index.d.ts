@@ -359,6 +359,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   config?: RouteConfig
   /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
   bodyLimit?: number
+  /** A GET route answers HEAD through a HEAD route of its own (default: the app's `exposeHeadRoutes`). */
+  exposeHeadRoute?: boolean
   /** The level this route's requests log at (`req.log`, `reply.log`, the completion line); 'silent' for none. */
   logLevel?: LogLevel | (string & {})
   onRequest?: OneOrMany<RequestHook<G>>
@@ -668,6 +670,8 @@ export interface HotpathOptions {
    * shown; true in hotpath/fastify). docs/safety.md, "Errors never leak".
    */
   exposeErrorMessages?: boolean
+  /** A GET route answers HEAD through a HEAD route of its own, seen by onRoute hooks (default true). */
+  exposeHeadRoutes?: boolean
   /** Largest request head in bytes (default 16 KiB; 431 past it). */
   maxHeaderSize?: number
   /** Longest path parameter in characters (default 100; longer does not match). */

@@ -52,6 +52,9 @@ export class Core {
     if (options.exposeErrorMessages !== undefined && typeof options.exposeErrorMessages !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeErrorMessages', 'expected a boolean')
     /** every error answers with its own message and code, as in Fastify (docs/safety.md) */
     this.exposeErrorMessages = options.exposeErrorMessages === true
+    if (options.exposeHeadRoutes !== undefined && typeof options.exposeHeadRoutes !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeHeadRoutes', 'expected a boolean')
+    /** a GET route answers HEAD too, through a HEAD route of its own (Fastify's exposeHeadRoutes) */
+    this.exposeHeadRoutes = options.exposeHeadRoutes ?? true
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
       https: options.https,
@@ -71,6 +74,7 @@ export class Core {
       https: options.https === undefined ? false : Object.freeze({ ...options.https }),
       engine: engineName,
       exposeErrorMessages: options.exposeErrorMessages === true,
+      exposeHeadRoutes: this.exposeHeadRoutes,
       trustProxy: options.trustProxy ?? false
     })
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)

@@ -88,12 +88,24 @@ export class Hotpath {
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
     const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url), prefix }
+    // A GET route answers HEAD through a HEAD route of its own, made from the
+    // options as declared and passed through the onRoute hooks on its own,
+    // as Fastify's exposeHeadRoute makes it (an API description lists it, a
+    // per-route rate limit counts it apart). A HEAD route declared for the
+    // same path, before or after, takes its place.
+    const exposeHead = options.exposeHeadRoute ?? core.exposeHeadRoutes
+    /** @type {Record<string, any> | null} */
+    const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
     for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
     const url = routeOptions.url
     // '/' inside a prefix answers both '/v1' and '/v1/'.
     const paths = options.url === '/' && prefix !== '' ? [prefix, prefix + '/'] : [url === '' ? '/' : url]
     for (const method of methods) {
       core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
+    }
+    if (headOptions !== null) {
+      for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, headOptions)
+      core.routes.addAutoHead(new Route(core, ctx, this, headOptions, 'HEAD', url, headOptions.handler), paths)
     }
     return this
   }

@@ -36,6 +36,16 @@ export class RouteTable {
     this.keys = new Set()
     /** deepest prefix first @type {{ prefix: string, route: Route }[]} */
     this.notFound = []
+    /** the HEAD routes of GET routes, added at ready() where no HEAD route was declared @type {{ route: Route, paths: string[] }[]} */
+    this.autoHead = []
+  }
+
+  /**
+   * @param {Route} route  a GET route's HEAD route
+   * @param {string[]} paths
+   */
+  addAutoHead (route, paths) {
+    this.autoHead.push({ route, paths })
   }
 
   /**
@@ -67,23 +77,21 @@ export class RouteTable {
    */
   complete (core, contexts, defaultNotFound) {
     const router = this.router
-    /** @type {Map<string, Route>} */
-    const autoHead = new Map()
-    for (const route of this.routes) {
-      if (route.method !== 'GET') continue
-      for (const path of route.paths) {
-        const key = `HEAD ${path}`
-        if (this.keys.has(key)) continue
+    for (const { route, paths } of this.autoHead) {
+      const free = paths.filter((path) => !this.keys.has(`HEAD ${path}`))
+      if (free.length === 0) continue
+      for (const path of free) {
         router.on('HEAD', path, noop, route)
-        this.keys.add(key)
-        autoHead.set(path, route)
+        this.keys.add(`HEAD ${path}`)
       }
+      route.paths = free
+      this.routes.push(route)
     }
+    this.autoHead = []
     for (const route of this.routes) route.compile()
     for (const route of this.routes) {
       for (const path of route.paths) if (!NOT_EXACT.test(path)) this.addExact(route.method, path, route)
     }
-    for (const [path, route] of autoHead) if (!NOT_EXACT.test(path)) this.addExact('HEAD', path, route)
     const root = contexts[0]
     for (const ctx of contexts) {
       // A context with middleware answers the paths under its prefix that

@@ -103,5 +103,5 @@ test('register is awaitable and chainable; app hooks run in order', async () => 
   order.push('after await')
   await app.listen({ port: 0, host: '127.0.0.1' })
   await app.close()
-  assert.deepEqual(order, ['a', 'route GET /a', 'b', 'after await', 'onReady', 'onListen', 'preClose', 'onClose'])
+  assert.deepEqual(order, ['a', 'route GET /a', 'route HEAD /a', 'b', 'after await', 'onReady', 'onListen', 'preClose', 'onClose'])
 })

@@ -43,7 +43,7 @@ test('the options in the types are the ones the runtime reads', () => {
   const app = runtime.default()
   assert.equal(typeof app.inject, 'function')
   assert.deepEqual(propsOf('HotpathOptions'), [
-    'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'engine', 'exposeErrorMessages', 'forceCloseConnections', 'genReqId', 'headersTimeout', 'https',
+    'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'engine', 'exposeErrorMessages', 'exposeHeadRoutes', 'forceCloseConnections', 'genReqId', 'headersTimeout', 'https',
     'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout', 'load', 'logger', 'loggerInstance', 'maxHeaderSize',
     'maxParamLength', 'requestTimeout', 'trustProxy'
   ])

@@ -1,0 +1,81 @@
+// A GET route answers HEAD through a HEAD route of its own, as Fastify's
+// exposeHeadRoute makes it: the onRoute hooks see it (with method 'HEAD'),
+// what they change applies to it alone, a HEAD route declared for the path
+// takes its place, and exposeHeadRoute / exposeHeadRoutes turn it off.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { eachMode, setup } from '../helpers/engines.js'
+import hotpath from '../../lib/index.js'
+
+eachMode('HEAD routes of GET routes', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {string[]} */
+  const seen = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.addHook('onRoute', (/** @type {any} */ r) => {
+        seen.push(`${r.method} ${r.url}`)
+        // an onRoute hook that marks only the HEAD routes
+        if (r.method === 'HEAD') r.onSend = (/** @type {any} */ _req, /** @type {any} */ reply, /** @type {any} */ payload) => { reply.header('x-head-route', r.url); return payload }
+      })
+      app.get('/doc', () => ({ title: 'hotpath' }))
+      app.get('/own-head', () => 'from GET')
+      app.head('/own-head', (_req, reply) => reply.header('x-declared', 'yes').send('from HEAD'))
+      app.head('/declared-first', (_req, reply) => reply.header('x-declared', 'first').send())
+      app.get('/declared-first', () => 'from GET')
+      app.get('/no-head', { exposeHeadRoute: false }, () => 'GET only')
+      app.route({ method: ['GET', 'POST'], url: '/both', handler: (req) => ({ method: req.method, route: req.routeOptions.method }) })
+    })
+  })
+  after(() => s.close())
+
+  test('onRoute sees the HEAD route of a GET route, after the GET route; none for a route that opts out or declares HEAD', () => {
+    assert.deepEqual(seen, [
+      'GET /doc', 'HEAD /doc',
+      'GET /own-head', 'HEAD /own-head', 'HEAD /own-head',
+      'HEAD /declared-first', 'GET /declared-first', 'HEAD /declared-first',
+      'GET /no-head',
+      'GET,POST /both', 'HEAD /both'
+    ])
+  })
+
+  test('the HEAD route answers without a body, with the GET answer\'s length, and what onRoute set on it', async () => {
+    const head = await s.request({ method: 'HEAD', url: '/doc' })
+    assert.equal(head.statusCode, 200)
+    assert.equal(head.body, '')
+    assert.equal(String(head.headers['content-length']), String(Buffer.byteLength(JSON.stringify({ title: 'hotpath' }))))
+    assert.equal(head.headers['x-head-route'], '/doc')
+    const get = await s.request('/doc')
+    assert.deepEqual(get.json(), { title: 'hotpath' })
+    assert.equal(get.headers['x-head-route'], undefined)
+  })
+
+  test('a HEAD route declared for the path, after or before the GET route, answers HEAD', async () => {
+    assert.equal((await s.request({ method: 'HEAD', url: '/own-head' })).headers['x-declared'], 'yes')
+    assert.equal((await s.request({ method: 'HEAD', url: '/declared-first' })).headers['x-declared'], 'first')
+    assert.equal((await s.request('/declared-first')).body, 'from GET')
+  })
+
+  test('exposeHeadRoute: false: HEAD is not answered', async () => {
+    assert.equal((await s.request({ method: 'HEAD', url: '/no-head' })).statusCode, 404)
+    assert.equal((await s.request('/no-head')).body, 'GET only')
+  })
+
+  test("a route for GET and POST gets a HEAD route, whose routeOptions.method is 'HEAD'", async () => {
+    const head = await s.request({ method: 'HEAD', url: '/both' })
+    assert.equal(head.statusCode, 200)
+    assert.equal(head.headers['x-head-route'], '/both')
+    assert.deepEqual((await s.request('/both')).json(), { method: 'GET', route: ['GET', 'POST'] })
+  })
+})
+
+test('exposeHeadRoutes: false on the app: no HEAD routes, unless a route asks for one', async () => {
+  const app = hotpath({ exposeHeadRoutes: false })
+  app.get('/plain', () => 'x')
+  app.get('/with-head', { exposeHeadRoute: true }, () => 'y')
+  assert.equal((await app.inject({ method: 'HEAD', url: '/plain' })).statusCode, 404)
+  assert.equal((await app.inject({ method: 'HEAD', url: '/with-head' })).statusCode, 200)
+  assert.equal(app.initialConfig.exposeHeadRoutes, false)
+  assert.throws(() => hotpath({ exposeHeadRoutes: /** @type {any} */ ('no') }), { code: 'HP_ERR_INVALID_OPTION' })
+})
