@@ -49,7 +49,9 @@ export function dispatch (core, raw, res) {
   if (route !== undefined) {
     params = {}
   } else {
-    const found = table.router.find(/** @type {any} */ (method), url)
+    const found = table.constrained
+      ? table.router.find(/** @type {any} */ (method), url, table.deriveConstraints(raw))
+      : table.router.find(/** @type {any} */ (method), url)
     if (found === null) {
       route = table.notFoundRoute(url)
       params = {}

@@ -38,6 +38,19 @@ export class RouteTable {
     this.notFound = []
     /** the HEAD routes of GET routes, added at ready() where no HEAD route was declared @type {{ route: Route, paths: string[] }[]} */
     this.autoHead = []
+    /** some route has `constraints`: dispatch derives them from the request (one check per request otherwise) */
+    this.constrained = false
+    /** paths with a constrained route: they never go into the exact-path Map @type {Set<string>} */
+    this.constrainedPaths = new Set()
+  }
+
+  /**
+   * The constraints find-my-way matches routes on (its host and version
+   * strategies), read from the request: only when some route has any.
+   * @param {{ headers: Record<string, string | string[] | undefined> }} raw
+   */
+  deriveConstraints (raw) {
+    return { host: raw.headers.host, version: raw.headers['accept-version'] }
   }
 
   /**
@@ -53,11 +66,17 @@ export class RouteTable {
    * @param {string[]} paths  the router paths it answers
    */
   add (route, paths) {
+    const constraints = routeConstraints(route)
     for (const path of paths) {
-      const key = `${route.method} ${path}`
+      const key = constraints === null ? `${route.method} ${path}` : `${route.method} ${path} ${constraintKey(constraints)}`
       if (this.keys.has(key)) throw createError('HP_ERR_DUPLICATE_ROUTE', route.method, path)
+      if (constraints !== null) {
+        this.constrained = true
+        this.constrainedPaths.add(path)
+      }
       try {
-        this.router.on(/** @type {any} */ (route.method), path, noop, route)
+        if (constraints === null) this.router.on(/** @type {any} */ (route.method), path, noop, route)
+        else this.router.on(/** @type {any} */ (route.method), path, { constraints }, noop, route)
       } catch (err) {
         throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${path}: ${/** @type {Error} */ (err).message}`)
       }
@@ -78,11 +97,14 @@ export class RouteTable {
   complete (core, contexts, defaultNotFound) {
     const router = this.router
     for (const { route, paths } of this.autoHead) {
-      const free = paths.filter((path) => !this.keys.has(`HEAD ${path}`))
+      const constraints = routeConstraints(route)
+      const key = (/** @type {string} */ path) => constraints === null ? `HEAD ${path}` : `HEAD ${path} ${constraintKey(constraints)}`
+      const free = paths.filter((path) => !this.keys.has(key(path)))
       if (free.length === 0) continue
       for (const path of free) {
-        router.on('HEAD', path, noop, route)
-        this.keys.add(`HEAD ${path}`)
+        if (constraints === null) router.on('HEAD', path, noop, route)
+        else router.on('HEAD', path, { constraints }, noop, route)
+        this.keys.add(key(path))
       }
       route.paths = free
       this.routes.push(route)
@@ -90,7 +112,7 @@ export class RouteTable {
     this.autoHead = []
     for (const route of this.routes) route.compile()
     for (const route of this.routes) {
-      for (const path of route.paths) if (!NOT_EXACT.test(path)) this.addExact(route.method, path, route)
+      for (const path of route.paths) if (!NOT_EXACT.test(path) && !this.constrainedPaths.has(path)) this.addExact(route.method, path, route)
     }
     const root = contexts[0]
     for (const ctx of contexts) {
@@ -133,4 +155,25 @@ export class RouteTable {
     }
     return this.notFound[this.notFound.length - 1].route
   }
+}
+
+/**
+ * A route's `constraints` (find-my-way's `host`, a string or RegExp, and
+ * `version`, a semver range), or null when it has none.
+ * @param {Route} route
+ * @returns {Record<string, unknown> | null}
+ */
+function routeConstraints (route) {
+  const c = route.options.constraints
+  if (c === undefined || c === null) return null
+  if (typeof c !== 'object') throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${route.url}: constraints must be an object`)
+  for (const name of Object.keys(c)) {
+    if (name !== 'host' && name !== 'version') throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${route.url}: unknown constraint "${name}" (host and version are supported)`)
+  }
+  return Object.keys(c).length === 0 ? null : c
+}
+
+/** @param {Record<string, unknown>} c  the constraints as a key (a RegExp by its source) */
+function constraintKey (c) {
+  return JSON.stringify(c, (_k, v) => v instanceof RegExp ? String(v) : v)
 }

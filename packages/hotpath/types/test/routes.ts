@@ -94,3 +94,9 @@ app.get('/health', { logLevel: 'silent' }, () => 'ok')
 app.register(async (api) => { api.get('/x', () => 'x') }, { prefix: '/quiet', logLevel: 'warn' })
 // @ts-expect-error a level is a name, not pino's number
 app.get('/health', { logLevel: 30 }, () => 'ok')
+
+// constraints: host and version
+app.get('/admin', { constraints: { host: /^admin\./ } }, () => 'admin')
+app.get('/v2', { constraints: { version: '2.0.0', host: 'api.example.com' } }, () => 'v2')
+// @ts-expect-error a version is a string
+app.get('/v3', { constraints: { version: 3 } }, () => 'v3')
