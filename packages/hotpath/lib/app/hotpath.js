@@ -3,6 +3,7 @@
 // start-up; per-request work starts in ../routing/dispatch.js.
 import { Core } from './core.js'
 import { Route } from '../routing/route.js'
+import { plainSchema } from '../routing/schema.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
@@ -274,6 +275,7 @@ export class Hotpath {
    */
   addSchema (schema) {
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'addSchema')
+    schema = plainSchema(schema)
     const id = schema?.$id
     if (typeof id !== 'string' || id === '') throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', 'a shared schema needs a string $id')
     if (this._ctx.visibleSchemas()[id] !== undefined) throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', `a schema with $id '${id}' was already added`)

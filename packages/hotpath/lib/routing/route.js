@@ -5,7 +5,7 @@
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { createError } from '../errors.js'
-import { pickSerializer, serializerTable } from './schema.js'
+import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 
 // Methods whose requests may carry a body hotpath parses (RFC 9110 §9.3:
@@ -112,12 +112,13 @@ export class Route {
       const compiler = this.app.schemaCompiler()
       compiler.useShared(ctx.visibleSchemas())
       const where = `${this.method}:${this.url}`
+      normalizeRouteSchema(schema, where)
       // setValidatorCompiler / setSerializerCompiler, the nearest up the plugin chain
       const ownValidator = ctx.findUp('validatorCompiler')
       const ownSerializer = ctx.findUp('serializerCompiler')
       const custom = ownValidator === null ? null : { compile: ownValidator, method: this.method, url: this.url }
       if (schema.params) this.validateParams = compiler.validator('params', schema.params, where, custom)
-      if (schema.querystring ?? schema.query) this.validateQuery = compiler.validator('querystring', schema.querystring ?? schema.query, where, custom)
+      if (schema.querystring) this.validateQuery = compiler.validator('querystring', schema.querystring, where, custom)
       if (schema.headers) this.validateHeaders = compiler.validator('headers', schema.headers, where, custom)
       if (schema.body && this.parseBody) this.validateBody = compiler.validator('body', schema.body, where, custom)
       this.hasValidation = this.validateParams !== null || this.validateQuery !== null || this.validateHeaders !== null || this.validateBody !== null

@@ -206,3 +206,43 @@ export function serializerTable (map) {
   for (let d = 0; d <= 9; d++) byClass.push(map.get(`${d}xx`) ?? fallback)
   return { exact, byClass }
 }
+
+/** fluent-json-schema's mark on its builder objects */
+const kFluentSchema = Symbol.for('fluent-schema-object')
+
+/**
+ * A schema written with a builder (fluent-json-schema) as the JSON Schema
+ * object it stands for; any other schema as it is.
+ * @param {any} schema
+ */
+export function plainSchema (schema) {
+  if (schema !== null && typeof schema === 'object' && (schema.isFluentSchema === true || schema.isFluentJSONSchema === true || schema[kFluentSchema] !== undefined)) return schema.valueOf()
+  return schema
+}
+
+const normalized = new WeakSet()
+
+/**
+ * A route's schema made plain in place, once, as Fastify does it before
+ * compiling: `query` is another name for `querystring` (both is an error),
+ * and builder objects become JSON Schema objects, so that what onRoute
+ * hooks and plugins read back after ready() (an API description) is what
+ * was compiled.
+ * @param {Record<string, any>} schema
+ * @param {string} where  'GET:/url', for the error
+ */
+export function normalizeRouteSchema (schema, where) {
+  if (normalized.has(schema)) return schema
+  if (schema.query !== undefined) {
+    if (schema.querystring !== undefined) throw createError('HP_ERR_INVALID_SCHEMA', where, 'both querystring and query (its other name) are set')
+    schema.querystring = schema.query
+  }
+  for (const key of ['params', 'querystring', 'query', 'headers', 'body']) {
+    if (schema[key] !== undefined) schema[key] = plainSchema(schema[key])
+  }
+  if (schema.response !== null && typeof schema.response === 'object') {
+    for (const code of Object.keys(schema.response)) schema.response[code] = plainSchema(schema.response[code])
+  }
+  normalized.add(schema)
+  return schema
+}
