@@ -6,7 +6,7 @@ import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
 import { isThenable, park, runHooks } from './kernel.js'
 import { errorBody } from '../reply/error-body.js'
-import { writeError } from '../reply/last-resort.js'
+import { writeError, writeClientError } from '../reply/last-resort.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
 
@@ -22,7 +22,11 @@ export function handleError (reply, error) {
     return
   }
   if (reply._erroring) {
-    writeError(reply, createError('HP_ERR_INTERNAL'), error)
+    // The error answer itself failed. A client error raised there is
+    // answered as it is, without hooks; anything else is the fixed 500.
+    const status = statusOf(error)
+    if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
+    else writeError(reply, createError('HP_ERR_INTERNAL'), error)
     return
   }
   const err = toError(error)

@@ -14,14 +14,37 @@ import { JSON_TYPE } from './payload-kind.js'
 export function writeError (reply, err, cause) {
   if (reply._done) return
   markDone(reply)
-  // the answer it replaces ended the connection (a 413 whose body was
-  // never read): so does this one, or the unread body would be taken for
-  // the next request
-  const h = reply._headers
-  const close = h !== null && typeof h.connection === 'string' && h.connection.toLowerCase() === 'close'
   reply.statusCode = err.statusCode
   reply.request.log.error({ err: cause ?? err }, 'request failed')
-  writeFixedError(reply._res, err, close)
+  writeFixedError(reply._res, err, closes(reply))
+}
+
+/**
+ * Settles the reply with a client error raised while its error answer was
+ * on its way (an onSend hook that refuses the answer's encoding with 406):
+ * that error's status and body, without hooks, as Fastify's fallback
+ * answers it; the message shown as the error handler would show it.
+ * @param {import('./reply.js').Reply} reply
+ * @param {Error} err
+ * @param {number} status  4xx
+ */
+export function writeClientError (reply, err, status) {
+  if (reply._done) return
+  markDone(reply)
+  reply.statusCode = status
+  reply.request.log.info({ res: { statusCode: status }, error: { type: err.name, code: /** @type {any} */ (err).code, message: err.message } }, 'request rejected')
+  writeFixedBody(reply._res, status, JSON.stringify(errorBody(err, status, reply.route.app.exposeErrorMessages)), closes(reply))
+}
+
+/**
+ * The answer being replaced ended the connection (a 413 whose body was
+ * never read): so does this one, or the unread body would be taken for the
+ * next request.
+ * @param {import('./reply.js').Reply} reply
+ */
+function closes (reply) {
+  const h = reply._headers
+  return h !== null && typeof h.connection === 'string' && h.connection.toLowerCase() === 'close'
 }
 
 /**
@@ -30,13 +53,22 @@ export function writeError (reply, err, cause) {
  * @param {boolean} close  add Connection: close
  */
 export function writeFixedError (res, err, close) {
+  writeFixedBody(res, err.statusCode, JSON.stringify(errorBody(err, err.statusCode)), close)
+}
+
+/**
+ * @param {import('../engines/engine.js').ResponseHandle} res
+ * @param {number} status
+ * @param {string} body  JSON
+ * @param {boolean} close  add Connection: close
+ */
+function writeFixedBody (res, status, body, close) {
   if (res.headersSent) return
-  const body = JSON.stringify(errorBody(err, err.statusCode))
   /** @type {import('../engines/engine.js').OutgoingHeaders} */
   const headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }
   if (close) headers.connection = 'close'
   try {
-    res.respond(err.statusCode, headers, body)
+    res.respond(status, headers, body)
   } catch {
     // nothing sensible is left to send
   }

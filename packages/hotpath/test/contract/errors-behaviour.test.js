@@ -38,6 +38,10 @@ eachMode('errors', (mode) => {
         })
         child.addHook('onSend', (req) => { if (req.query.failSend) throw new Error('onSend failed') })
         child.get('/onsend', () => 'ok')
+        // refuses every answer, its own error answer too, as a compression
+        // plugin refuses an Accept-Encoding it cannot meet
+        child.addHook('onSend', (req, reply) => { if (req.query.refuse) { reply.code(406); throw new HttpError(406, 'No acceptable encoding', { code: 'E_ENCODING' }) } })
+        child.addHook('onSend', (req) => { if (req.query.refuseServer) throw Object.assign(new Error('the codec crashed'), { statusCode: 503 }) })
       }, { prefix: '/c' })
       app.register(async (child) => {
         child.setNotFoundHandler((req, reply) => reply.code(404).send({ here: 'v2', path: req.path }))
@@ -113,6 +117,16 @@ eachMode('errors', (mode) => {
     assert.equal((await s.request('/c/onsend')).body, 'ok')
     const failed = await s.request('/c/onsend?failSend=1')
     assert.equal(failed.statusCode, 500)
+  })
+
+  test('a client error raised again while the error answer is sent is answered as it is, without hooks', async () => {
+    const res = await s.request('/c/onsend?refuse=1')
+    assert.equal(res.statusCode, 406)
+    assert.deepEqual(res.json(), { statusCode: 406, code: 'E_ENCODING', error: 'Not Acceptable', message: 'No acceptable encoding' })
+    // a server error raised there is still the fixed, masked 500
+    const crashed = await s.request('/c/onsend?refuseServer=1')
+    assert.equal(crashed.statusCode, 500)
+    assert.deepEqual(crashed.json(), { statusCode: 500, code: 'HP_ERR_INTERNAL', error: 'Internal Server Error', message: 'Internal Server Error' })
   })
 
   test('not-found handlers are encapsulated by prefix', async () => {
