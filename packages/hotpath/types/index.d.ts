@@ -330,17 +330,80 @@ export type ErrorMiddleware = (
 // ---------------------------------------------------------------------------
 // Routes
 
-/** JSON Schema objects (ajv draft-07 / 2019-09 keywords). */
-export type JSONSchema = Record<string, unknown> | boolean
+/**
+ * JSON Schema objects (ajv draft-07 / 2019-09 keywords): a plain object, or
+ * one a builder made (TypeBox's schemas are JSON Schema objects).
+ */
+export type JSONSchema = object | boolean
 
+/**
+ * A route's schema. Besides what is validated and serialized, the metadata
+ * an API description reads; more keys by augmentation:
+ *
+ *   declare module 'hotpath' { interface RouteSchema { 'x-internal'?: boolean } }
+ */
 export interface RouteSchema {
   params?: JSONSchema
   querystring?: JSONSchema
+  /** `querystring`'s other name. */
+  query?: JSONSchema
   headers?: JSONSchema
   body?: JSONSchema
   /** Keyed by status code (`200`), a class (`'2xx'`) or `'default'`. */
   response?: Record<string | number, JSONSchema>
+  tags?: readonly string[]
+  summary?: string
+  description?: string
+  operationId?: string
+  deprecated?: boolean
+  /** OpenAPI security requirements: scheme name → scopes. */
+  security?: ReadonlyArray<Record<string, readonly string[]>>
+  /** Left out of the API description (@fastify/swagger's `hide`). */
+  hide?: boolean
 }
+
+// ---------------------------------------------------------------------------
+// Type providers: request types inferred from route schemas
+
+/**
+ * A type provider, in Fastify's shape: with `schema` set to one of a route's
+ * schemas, `validator` is the type that schema validates to, and `never`
+ * when the schema is not of its kind. hotpath ships three (hotpath/typebox,
+ * hotpath/sinclair-typebox, hotpath/json-schema-to-ts); importing one adds
+ * it to TypeProviders.
+ */
+export interface TypeProvider {
+  readonly schema: unknown
+  readonly validator: unknown
+  readonly serializer: unknown
+}
+
+/** The providers in use, by name; filled by importing a provider's module, or by augmentation. */
+export interface TypeProviders {}
+
+type ProvidedType<S> = { [K in keyof TypeProviders]: TypeProviders[K] extends TypeProvider ? (TypeProviders[K] & { readonly schema: S })['validator'] : never }[keyof TypeProviders]
+
+/** The type a schema validates to, by the providers in use; `Fallback` when none knows the schema. */
+export type SchemaType<S, Fallback> =
+  [ProvidedType<S>] extends [never] ? Fallback
+    : unknown extends ProvidedType<S> ? Fallback
+      : ProvidedType<S>
+
+type Known<T, Name extends string> = [T] extends [never] ? {} : unknown extends T ? {} : { [K in Name]: T }
+
+/**
+ * The route generic a route's schema gives: `params`, `querystring` (or
+ * `query`), `headers` and `body`, each typed by the providers in use (an
+ * integer param is a number); a part no provider knows keeps its default.
+ */
+export type SchemaGeneric<S> =
+  (S extends { params: infer P } ? Known<ProvidedType<P>, 'Params'> : {}) &
+  (S extends { querystring: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : S extends { query: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : {}) &
+  (S extends { headers: infer H } ? Known<ProvidedType<H>, 'Headers'> : {}) &
+  (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {})
+
+/** The route's generic: the one written (`app.get<{ Params: ... }>`), else the one its schema gives. */
+export type RouteGenericOf<G, S> = [keyof G] extends [never] ? SchemaGeneric<S> : G
 
 type OneOrMany<T> = T | T[]
 
@@ -386,7 +449,11 @@ export interface RouteOptions<G extends RouteGeneric = {}> extends RouteShorthan
 /** `app.get(path, [options], handler)` and its siblings. */
 export interface RouteShorthand<App> {
   <G extends RouteGeneric = {}>(path: string, handler: RouteHandler<G>): App
-  <G extends RouteGeneric = {}>(path: string, options: RouteShorthandOptions<G>, handler: RouteHandler<G>): App
+  <G extends RouteGeneric = {}, const S extends RouteSchema = {}>(
+    path: string,
+    options: RouteShorthandOptions<RouteGenericOf<NoInfer<G>, S>> & { schema?: S },
+    handler: RouteHandler<RouteGenericOf<NoInfer<G>, S>>
+  ): App
 }
 
 // ---------------------------------------------------------------------------
@@ -422,6 +489,11 @@ export type AnyPlugin<Options extends Record<string, any> = Record<string, any>>
   options: Options,
   done: (err?: Error) => void
 ) => unknown
+
+/** register()'s options: optional when the plugin's are, required when it has required ones. */
+export type RegisterArgs<Options> = {} extends Options
+  ? [options?: Options & RegisterOptions]
+  : [options: Options & RegisterOptions]
 
 export interface PluginMeta {
   /** Shown in errors and logs about this plugin. */
@@ -507,7 +579,9 @@ export interface HotpathInstance {
   options: RouteShorthand<this>
   /** Every method. */
   all: RouteShorthand<this>
-  route<G extends RouteGeneric = {}>(options: RouteOptions<G>): this
+  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: RouteOptions<RouteGenericOf<NoInfer<G>, S>> & { schema?: S }): this
+  /** Options typed elsewhere (`const options: RouteOptions<G> = ...`). */
+  route<G extends RouteGeneric>(options: RouteOptions<G>): this
 
   addHook<G extends RouteGeneric = {}>(name: 'onRequest', hook: RequestHook<G>): this
   addHook<G extends RouteGeneric = {}>(name: 'preParsing', hook: PreParsingHook<G>): this
@@ -532,7 +606,7 @@ export interface HotpathInstance {
    */
   register<Options extends Record<string, any>>(
     plugin: AnyPlugin<Options> | { default: AnyPlugin<Options> },
-    options?: Options & RegisterOptions
+    ...options: RegisterArgs<Options>
   ): this & PromiseLike<void>
   /**
    * `fn` runs once everything registered before it has loaded, as in
@@ -555,8 +629,8 @@ export interface HotpathInstance {
   setValidatorCompiler(compile: (route: { schema: any, method: string, url: string, httpPart: 'params' | 'querystring' | 'headers' | 'body' }) => (data: any) => boolean | { error?: Error, value?: unknown }): this
   /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
   setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
-  /** A schema routes can `$ref` by its `$id`, seen by this context and its children. */
-  addSchema(schema: JSONSchema & { $id: string }): this
+  /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_INVALID_SCHEMA), seen by this context and its children. */
+  addSchema(schema: JSONSchema & object): this
   /** The shared schemas this context sees, by `$id`. */
   getSchemas(): Record<string, JSONSchema>
   getSchema(id: string): JSONSchema | undefined

@@ -104,3 +104,15 @@ app.register(routesModule, { store: new Map() })
 app.register((api, opts, done) => { api.get('/three', () => 'three'); done() })
 // @ts-expect-error a plugin's done takes an Error, not a message
 app.register((api, opts, done) => { done('failed') })
+
+// A plugin with required options must be given them
+const needsSecret: Plugin<{ secret: string, ttl?: number }> = async (instance, opts) => { instance.decorate('secret', opts.secret) }
+app.register(needsSecret, { secret: 's' })
+app.register(needsSecret, { secret: 's', ttl: 60, prefix: '/auth' })
+// @ts-expect-error the plugin requires { secret }
+app.register(needsSecret)
+// @ts-expect-error `secret` is required
+app.register(needsSecret, { ttl: 60 })
+// a plugin whose options are all optional may be registered without them
+const optional: Plugin<{ verbose?: boolean }> = async () => {}
+app.register(optional)
