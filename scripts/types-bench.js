@@ -35,8 +35,9 @@ app.post('/r${i}/:id', {
     body: Item${i},
     response: { 200: Item${i}, 404: Type.Object({ message: Type.String() }), 500: Type.Object({ message: Type.String() }) }
   }
-}, async (req) => {
+}, async (req, reply) => {
   const n: number = req.params.id + (req.query.limit ?? 0)
+  if (n < 0) return reply.code(404).send({ message: 'no such item' })
   return { id: n, name: req.body.name, tags: req.body.tags, price${i}: req.body.price${i} }
 })`)
   }

@@ -29,6 +29,13 @@ export interface RouteGeneric {
   Body?: unknown
   Headers?: unknown
   Reply?: unknown
+  /**
+   * The reply for each status, keyed by code (`200`), class (`'2xx'`) or
+   * `'default'`: what a route's `response` schemas give through a type
+   * provider. `reply.code(404).send(x)` checks x against 404's; the handler's
+   * value against the 2xx ones; a code with none is an error.
+   */
+  Replies?: Record<number | string, unknown>
 }
 
 /** G[K] when the route declared K, else D. */
@@ -44,6 +51,30 @@ export type ReplyPayload<G> = Pick_<G, 'Reply', unknown>
 export type SendPayload<G> = 'Reply' extends keyof G
   ? ReplyPayload<G> | Error | null | undefined
   : Payload
+
+type RepliesOf<G> = G extends { Replies: infer R } ? R : never
+/** '404' → 404; 200 stays; '2xx' and 'default' stay strings. */
+type StatusKey<K> = K extends number ? K : K extends `${infer N extends number}` ? N : K
+/** The class key of a code: 404 → '4xx'. */
+type ClassKey<C> = C extends number ? `${C}` extends `${infer D}${string}` ? `${D}xx` : never : never
+/** The payload a route with per-status replies sends for code C. */
+type PayloadAt<R, C> =
+  C extends keyof R ? R[C]
+    : `${C & number}` extends keyof R ? R[`${C & number}` & keyof R]
+      : ClassKey<C> extends keyof R ? R[ClassKey<C> & keyof R]
+        : 'default' extends keyof R ? R['default' & keyof R]
+          : never
+/** The 2xx replies of a route, as one union: what its handler returns. */
+type SuccessReplies<R> = { [K in keyof R]: `${K & (string | number)}` extends `2${string}` ? R[K] : never }[keyof R]
+/** The codes `reply.code()` takes on a route with per-status replies. */
+export type ReplyCode<G> = [RepliesOf<G>] extends [never] ? number
+  : ('default' extends keyof RepliesOf<G> ? number : never)
+  | { [K in keyof RepliesOf<G>]: StatusKey<K> extends number ? StatusKey<K> : StatusKey<K> extends `${infer D extends number}xx` ? number : never }[keyof RepliesOf<G>]
+
+/** What send() takes once `code(C)` was called (C: never when it was not, the 2xx replies). */
+export type SendPayloadFor<G, C> = [RepliesOf<G>] extends [never]
+  ? SendPayload<G>
+  : ([C] extends [never] ? SuccessReplies<RepliesOf<G>> : PayloadAt<RepliesOf<G>, C>) | Error | null | undefined
 
 // ---------------------------------------------------------------------------
 // Common names
@@ -136,13 +167,13 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   readonly raw: RawNodeRequest
 }
 
-export interface HotpathReply<G extends RouteGeneric = {}> {
+export interface HotpathReply<G extends RouteGeneric = {}, Code = never> {
   /** The status code to answer with (200 unless set). */
   statusCode: number
   /** Sets the status code (100-599; anything else throws HP_ERR_INVALID_OPTION). */
-  code(statusCode: number): this
+  code<C extends ReplyCode<G>>(statusCode: C): HotpathReply<G, C>
   /** Same as code(). */
-  status(statusCode: number): this
+  status<C extends ReplyCode<G>>(statusCode: C): HotpathReply<G, C>
   /**
    * Sets one response header. `set-cookie` adds a line, and `vary` adds its
    * fields to those already listed (once each); other names replace.
@@ -161,7 +192,7 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
    * application/octet-stream, streams are piped, a web Response is copied,
    * null is an empty body. Only the first send counts.
    */
-  send(payload?: SendPayload<G>): this
+  send(payload?: SendPayloadFor<G, Code>): this
   /** The JSON text send() would make of a payload for the current status (the route's response serializer, else JSON.stringify). */
   serialize(payload: unknown): string
   /** Redirects (302 unless a code is given). */
@@ -192,8 +223,8 @@ export interface HotpathReply<G extends RouteGeneric = {}> {
  * send later), or nothing when it sent. With a declared Reply, only that.
  */
 export type HandlerResult<G extends RouteGeneric = {}> =
-  | SendPayload<G>
-  | HotpathReply<G>
+  | SendPayloadFor<G, never>
+  | HotpathReply<G, any>
   | void
 
 export type RouteHandler<G extends RouteGeneric = {}> = (
@@ -400,7 +431,8 @@ export type SchemaGeneric<S> =
   (S extends { params: infer P } ? Known<ProvidedType<P>, 'Params'> : {}) &
   (S extends { querystring: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : S extends { query: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : {}) &
   (S extends { headers: infer H } ? Known<ProvidedType<H>, 'Headers'> : {}) &
-  (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {})
+  (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {}) &
+  (S extends { response: infer R } ? [ProvidedType<R[keyof R]>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } } : {})
 
 /** The route's generic: the one written (`app.get<{ Params: ... }>`), else the one its schema gives. */
 export type RouteGenericOf<G, S> = [keyof G] extends [never] ? SchemaGeneric<S> : G

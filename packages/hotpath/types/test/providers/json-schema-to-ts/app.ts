@@ -35,3 +35,18 @@ app.post('/notes', { schema: { body: noteBody } }, async (req) => {
 
 // a route without schema keeps its defaults
 app.get('/plain/:name', (req) => { expectTypeOf(req.params).toBe<Record<string, string>>() })
+
+// replies per status from inline response schemas
+app.get('/status/:id', {
+  schema: {
+    response: {
+      200: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      404: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }
+    }
+  }
+}, (req, reply) => {
+  if (req.params.id === '0') return reply.code(404).send({ message: 'gone' })
+  // @ts-expect-error 404's body needs a message
+  if (req.params.id === '1') return reply.code(404).send({ ok: false })
+  return { ok: true }
+})
