@@ -41,18 +41,26 @@ export interface RouteGeneric {
 /** G[K] when the route declared K, else D. */
 type Pick_<G, K extends PropertyKey, D> = K extends keyof G ? NonNullable<G[K]> : D
 
-export type RequestParams<G> = Pick_<G, 'Params', Record<string, string>>
-export type RequestQuerystring<G> = Pick_<G, 'Querystring', Record<string, string | string[]>>
-export type RequestBody<G> = Pick_<G, 'Body', unknown>
-export type RequestHeaders<G> = IncomingHttpHeaders & Pick_<G, 'Headers', {}>
+/** G is `any` (AnyRoute, a hook or helper typed for any route). */
+type IsAny<G> = 0 extends 1 & G ? true : false
+
+// The request's parts test G itself (`G extends { Params: infer P }`), not
+// `keyof G`: tsc then compares two requests member by member, so a request
+// typed for any route (AnyRoute) takes every route's request.
+// AnyRoute (`any`) gives params and query of any shape, and an unknown body.
+export type RequestParams<G> = IsAny<G> extends true ? Record<string, any> : G extends { Params: infer P } ? NonNullable<P> : Record<string, string>
+export type RequestQuerystring<G> = IsAny<G> extends true ? Record<string, any> : G extends { Querystring: infer Q } ? NonNullable<Q> : Record<string, string | string[]>
+export type RequestBody<G> = IsAny<G> extends true ? unknown : G extends { Body: infer B } ? NonNullable<B> : unknown
+export type RequestHeaders<G> = IncomingHttpHeaders & (IsAny<G> extends true ? {} : G extends { Headers: infer H } ? NonNullable<H> : {})
 export type ReplyPayload<G> = Pick_<G, 'Reply', unknown>
 
 /** What reply.send() takes: the declared Reply (or an error, or nothing), else any payload. */
-export type SendPayload<G> = 'Reply' extends keyof G
+export type SendPayload<G> = IsAny<G> extends true ? Payload : 'Reply' extends keyof G
   ? ReplyPayload<G> | Error | null | undefined
   : Payload
 
-type RepliesOf<G> = G extends { Replies: infer R } ? R : never
+/** G is `any` (AnyRoute): the reply of any route takes any code and any payload. */
+type RepliesOf<G> = IsAny<G> extends true ? never : G extends { Replies: infer R } ? R : never
 /** '404' → 404; 200 stays; '2xx' and 'default' stay strings. */
 type StatusKey<K> = K extends number ? K : K extends `${infer N extends number}` ? N : K
 /** The class key of a code: 404 → '4xx'. */
@@ -129,7 +137,16 @@ export type RawResponse = ServerResponse<IncomingMessage> & { req: IncomingMessa
 // ---------------------------------------------------------------------------
 // Request and reply
 
-export interface HotpathRequest<G extends RouteGeneric = {}> {
+/**
+ * What HotpathRequest and HotpathReply written without a generic stand for:
+ * any route's request. A hook or helper typed with them is accepted on every
+ * route, also one whose schema types its params or body, and sees params,
+ * query, headers and body as `any`. (A route declared without a generic or a
+ * schema gives its handler string params.)
+ */
+export type AnyRoute = any
+
+export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   /** Path parameters; a `*` wildcard is in `params['*']`. */
   params: RequestParams<G>
   /** The parsed query string (parsed on first read). */
@@ -167,7 +184,7 @@ export interface HotpathRequest<G extends RouteGeneric = {}> {
   readonly raw: RawNodeRequest
 }
 
-export interface HotpathReply<G extends RouteGeneric = {}, Code = never> {
+export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   /** The status code to answer with (200 unless set). */
   statusCode: number
   /** Sets the status code (100-599; anything else throws HP_ERR_INVALID_OPTION). */

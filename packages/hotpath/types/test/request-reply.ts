@@ -14,7 +14,7 @@ app.get('/r', (req, reply) => {
   req.log.child({ a: 1 }).debug('child')
 
   // Reply methods chain
-  expectTypeOf(reply.code(201)).toBe<HotpathReply>()
+  expectTypeOf(reply.code(201)).toBe<HotpathReply<{}, 201>>()
   reply.code(201).header('x-a', 'b').header('x-n', 1).header('set-cookie', ['a=1', 'b=2'])
   reply.headers({ 'cache-control': 'no-store', 'x-count': 3 }).type('text/html')
   expectTypeOf(reply.sent).toBe<boolean>()
@@ -95,7 +95,7 @@ app.get('/more', (req, reply) => {
   expectTypeOf(reply.hasHeader('x-a')).toBe<boolean>()
   expectTypeOf(reply.getHeaders()).toBe<Record<string, string | number | string[]>>()
   expectTypeOf(reply.elapsedTime).toBe<number>()
-  expectTypeOf(reply.request).toBe<HotpathRequest>()
+  expectTypeOf(reply.request).toBe<HotpathRequest<{}>>()
   expectTypeOf(req.routeOptions.url).toBe<string>()
   expectTypeOf(req.routeOptions.prefix).toBe<string>()
   expectTypeOf(req.protocol).toBe<string>()
