@@ -1,6 +1,9 @@
 // Builds the bookstore API without listening, so tests can drive it with
 // app.inject() and server.js can put it on a socket.
 import hotpath, { HttpError } from 'hotpath'
+// Types every route's request and replies from its JSON schemas (a types-
+// only module: docs/typescript.md).
+import 'hotpath/json-schema-to-ts'
 import { BookStore } from './store.js'
 import books from './routes/books.js'
 
