@@ -53,3 +53,11 @@ test('exposeErrorMessages: a plain object thrown is the answer, with its statusC
   assert.equal(masked.statusCode, 500)
   assert.deepEqual(masked.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
 })
+
+test('withTypeProvider() returns the app itself, as Fastify\'s does at run time', async () => {
+  const app = fastify()
+  const typed = app.withTypeProvider()
+  assert.equal(typed, app)
+  typed.get('/x', () => ({ ok: true }))
+  assert.deepEqual((await app.inject('/x')).json(), { ok: true })
+})

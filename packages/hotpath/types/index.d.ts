@@ -713,6 +713,13 @@ export interface HotpathInstance {
   addContentTypeParser(type: ContentTypeName, parser: ContentTypeParser<string>): this
 
   /**
+   * The app itself, for code written as `Fastify().withTypeProvider<P>()`:
+   * request types come from the provider the program imports
+   * (`import 'hotpath/typebox'`), whatever P is.
+   */
+  withTypeProvider<P extends TypeProvider = TypeProvider>(): this
+
+  /**
    * Dispatches a request/response pair made elsewhere (an 'upgrade'
    * listener's request and a ServerResponse on its socket) through the
    * routes and hooks, as Fastify's `routing`. After ready().

@@ -454,6 +454,15 @@ export class Hotpath {
   }
 
   /**
+   * Fastify's withTypeProvider(): the app itself. Request and reply types
+   * come from the provider the program imports (hotpath/typebox, ...:
+   * docs/typescript.md); this keeps `Fastify().withTypeProvider<P>()` working.
+   */
+  withTypeProvider () {
+    return this
+  }
+
+  /**
    * Dispatches a request/response pair made elsewhere (an 'upgrade'
    * listener's request and a ServerResponse on its socket) through the
    * routes, hooks and handlers, as Fastify's `routing` does. After ready().

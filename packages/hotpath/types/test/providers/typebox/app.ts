@@ -67,3 +67,7 @@ app.get('/meta', {
 app.get('/wrong', { schema: { body: 'object' } }, () => 'x')
 // @ts-expect-error tags are strings
 app.get('/wrong2', { schema: { tags: [1] } }, () => 'x')
+
+// Fastify's withTypeProvider<P>() keeps working: the app itself, typed by the imported provider
+const typed = hotpath().withTypeProvider()
+typed.get('/tp/:id', { schema: { params: NoteParams } }, (req) => { expectTypeOf(req.params.id).toBe<number>() })
