@@ -42,7 +42,15 @@ export async function loadPlugins (core, ctx) {
 async function drain (core, ctx) {
   while (ctx.pending.length > 0) {
     const item = /** @type {import('./context.js').PendingPlugin} */ (ctx.pending.shift())
-    await loadPlugin(core, ctx, item)
+    try {
+      await loadPlugin(core, ctx, item)
+    } catch (err) {
+      // The app cannot start without it: ready() and listen() fail with
+      // this error too, even when an `await register()` caught it, as in
+      // Fastify (avvio keeps a plugin's error for the boot).
+      if (core.loadError === null) core.loadError = err
+      throw err
+    }
   }
 }
 
@@ -134,6 +142,7 @@ function settleWithDone (fn, self, args, rejected) {
 /** @param {Core} core */
 export async function doReady (core) {
   await loadPlugins(core, core.root)
+  if (core.loadError !== null) throw core.loadError
   core.locked = true
   core.routes.complete(core, core.allContexts, defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */

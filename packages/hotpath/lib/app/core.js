@@ -98,6 +98,8 @@ export class Core {
     this.injectEngine = new InjectEngine()
     /** @type {Promise<void> | null} */
     this.readyPromise = null
+    /** @type {unknown} the first plugin that failed to load: the app does not start without it */
+    this.loadError = null
     /** @type {import('../engines/engine.js').RequestHandler | null} the core's entry point, once ready */
     this.handler = null
     /** routes, hooks and decorators can no longer be added */

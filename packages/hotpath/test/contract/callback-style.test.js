@@ -109,6 +109,25 @@ test('a plugin that calls done(err) fails ready(), and ready(cb) gets the error'
   assert.equal(/** @type {Error} */ (err).message, 'cannot start')
 })
 
+test('a plugin that failed to load fails ready() and listen() even when an awaited register() caught its error, as in Fastify', async () => {
+  const app = hotpath()
+  /** @type {string[]} */
+  const caught = []
+  try {
+    await app.register((_instance, opts, done) => done(opts.handler === undefined ? new Error('invalid handler') : undefined), {})
+  } catch (err) {
+    caught.push(/** @type {Error} */ (err).message)
+  }
+  app.get('/', () => 'ok')
+  try {
+    await assert.rejects(app.listen({ port: 0, host: '127.0.0.1' }), { message: 'invalid handler' })
+    await assert.rejects(app.ready(), { message: 'invalid handler' })
+    assert.deepEqual(caught, ['invalid handler'])
+  } finally {
+    await app.close()
+  }
+})
+
 test('app hooks with done: onReady(done), onClose(instance, done)', async () => {
   const app = hotpath()
   /** @type {string[]} */
