@@ -159,7 +159,8 @@ export class RouteTable {
 
 /**
  * A route's `constraints` (find-my-way's `host`, a string or RegExp, and
- * `version`, a semver range), or null when it has none.
+ * `version`, the route's version, which a request's Accept-Version range
+ * selects), or null when it has none.
  * @param {Route} route
  * @returns {Record<string, unknown> | null}
  */
