@@ -14,7 +14,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const tsc = join(root, 'node_modules', '.bin', 'tsc')
+// TSC=path/to/tsc measures another TypeScript (the repository's by default)
+const tsc = process.env.TSC ?? join(root, 'node_modules', '.bin', 'tsc')
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 
 /** @param {number} n */
