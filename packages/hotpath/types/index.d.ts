@@ -495,13 +495,23 @@ export interface RouteOptions<G extends RouteGeneric = {}> extends RouteShorthan
   handler: RouteHandler<G>
 }
 
-/** `app.get(path, [options], handler)` and its siblings. */
+/**
+ * `app.get(path, [options], handler)` and its siblings.
+ *
+ * S, the schema, is inferred from `options.schema` alone: the rest of the
+ * options and the handler are NoInfer. Inferring from the handler too made
+ * tsc match its request type against the schema's while S was still open,
+ * which relates two unresolved TypeBox `Static` types and costs a one-time
+ * variance computation of TypeBox's StaticType: 1.3 million instantiations,
+ * about 2 s on TypeScript 5.9, in any program with one route whose schema
+ * has params or a body and no response (docs/typescript.md, "How it scales").
+ */
 export interface RouteShorthand<App> {
   <G extends RouteGeneric = {}>(path: string, handler: RouteHandler<G>): App
   <G extends RouteGeneric = {}, const S extends RouteSchema = {}>(
     path: string,
-    options: RouteShorthandOptions<RouteGenericOf<NoInfer<G>, S>> & { schema?: S },
-    handler: RouteHandler<RouteGenericOf<NoInfer<G>, S>>
+    options: NoInfer<RouteShorthandOptions<RouteGenericOf<G, S>>> & { schema?: S },
+    handler: NoInfer<RouteHandler<RouteGenericOf<G, S>>>
   ): App
 }
 
@@ -628,7 +638,8 @@ export interface HotpathInstance {
   options: RouteShorthand<this>
   /** Every method. */
   all: RouteShorthand<this>
-  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: RouteOptions<RouteGenericOf<NoInfer<G>, S>> & { schema?: S }): this
+  /** S is inferred from `options.schema` alone, as in RouteShorthand. */
+  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: NoInfer<RouteOptions<RouteGenericOf<G, S>>> & { schema?: S }): this
   /** Options typed elsewhere (`const options: RouteOptions<G> = ...`). */
   route<G extends RouteGeneric>(options: RouteOptions<G>): this
 

@@ -1,0 +1,101 @@
+// Generated TypeScript applications, and tsc's figures for checking them:
+// shared by `npm run bench:types` (a report) and types-cost.test.js (a
+// bound on instantiations, which are deterministic for one TypeScript).
+
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync, symlinkSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+export const repoTsc = join(root, 'node_modules', '.bin', 'tsc')
+
+/** The lines that make the app, per framework; the routes are the same text. */
+const heads = {
+  hotpath: ["import 'hotpath/typebox'", "import hotpath from 'hotpath'", "import Type from 'typebox'", 'const app = hotpath()'],
+  fastify: ["import Fastify from 'fastify'", "import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'", "import Type from 'typebox'", 'const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()']
+}
+
+/**
+ * Route i of the benchmark's app: TypeBox params, query and body, three
+ * response schemas; the handler reads its typed request, sends a 404 through
+ * `code(404).send()` and returns the 200 reply.
+ * @param {number} i
+ */
+export function fullRoute (i) {
+  return `
+const Item${i} = Type.Object({ id: Type.Integer(), name: Type.String(), tags: Type.Array(Type.String()), price${i}: Type.Number() })
+app.post('/r${i}/:id', {
+  schema: {
+    params: Type.Object({ id: Type.Integer() }),
+    querystring: Type.Object({ dry: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Integer()) }),
+    body: Item${i},
+    response: { 200: Item${i}, 404: Type.Object({ message: Type.String() }), 500: Type.Object({ message: Type.String() }) }
+  }
+}, async (req, reply) => {
+  const n: number = req.params.id + (req.query.limit ?? 0)
+  if (n < 0) return reply.code(404).send({ message: 'no such item' })
+  return { id: n, name: req.body.name, tags: req.body.tags, price${i}: req.body.price${i} }
+})`
+}
+
+/**
+ * Route i with a body schema and no response schema, its handler reading
+ * the body.
+ * @param {number} i
+ */
+export function bodyRoute (i) {
+  return `
+app.post('/b${i}', { schema: { body: Type.Object({ name: Type.String(), n${i}: Type.Integer() }) } }, (req) => {
+  const n: number = req.body.n${i}
+  return { name: req.body.name, n }
+})`
+}
+
+/**
+ * The source of an app of n routes.
+ * @param {number} n @param {(i: number) => string} route @param {'hotpath' | 'fastify'} [framework]
+ */
+export function appSource (n, route, framework = 'hotpath') {
+  const lines = [...heads[framework]]
+  for (let i = 0; i < n; i++) lines.push(route(i))
+  lines.push('export { app }')
+  return lines.join('\n')
+}
+
+/**
+ * Type-checks one program with `tsc --noEmit --strict --extendedDiagnostics`
+ * in a temp folder that sees the repository's node_modules.
+ * @param {string} source @param {string} [tsc]
+ * @returns {{ errors: string[], checkTime: string, totalTime: string, memory: string, instantiations: number }}
+ */
+export function checkProgram (source, tsc = repoTsc) {
+  const dir = mkdtempSync(join(tmpdir(), 'hotpath-types-'))
+  try {
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
+    writeFileSync(join(dir, 'app.ts'), source)
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true },
+      files: ['app.ts']
+    }))
+    const r = spawnSync(tsc, ['-p', dir, '--extendedDiagnostics'], { encoding: 'utf8' })
+    if (r.error) throw r.error
+    const out = r.stdout + r.stderr
+    /** @param {string} label */
+    const pick = (label) => {
+      const m = out.match(new RegExp(`^${label}:\\s+([\\d.]+)(\\w*)`, 'm'))
+      return m ? `${m[1]}${m[2]}` : '?'
+    }
+    return {
+      errors: out.split('\n').filter((l) => l.includes('error TS')),
+      checkTime: pick('Check time'),
+      totalTime: pick('Total time'),
+      memory: pick('Memory used'),
+      instantiations: Number(pick('Instantiations'))
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,29 @@
+// What checking a schema-typed app costs tsc, counted in type
+// instantiations: deterministic for one TypeScript, unlike time. The bounds
+// are ten times the figures measured with the repository's TypeScript, so a
+// new TypeScript passes and a return of a cliff does not (numbers below).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { appSource, bodyRoute, checkProgram, fullRoute } from './types-app.js'
+
+test('a route with a body schema and no response schema costs no one-time TypeBox variance computation', () => {
+  // Measured: 12,000 instantiations for 10 routes. When the handler took
+  // part in inferring the schema, tsc related two unresolved TypeBox Static
+  // types and computed StaticType's variance: 1.2 million (2 s on TS 5.9).
+  const r = checkProgram(appSource(10, bodyRoute))
+  assert.deepEqual(r.errors, [])
+  assert.ok(r.instantiations > 0, 'tsc reported its instantiations')
+  assert.ok(r.instantiations < 120_000, `${r.instantiations} instantiations for 10 routes`)
+})
+
+test('checking cost grows linearly with routes', () => {
+  // Measured: about 4,000 instantiations a route (params, query, body, three
+  // response schemas, a typed 404), the same at 20 and at 40 routes.
+  const at20 = checkProgram(appSource(20, fullRoute))
+  const at40 = checkProgram(appSource(40, fullRoute))
+  assert.deepEqual([...at20.errors, ...at40.errors], [])
+  const perRoute = (at40.instantiations - at20.instantiations) / 20
+  assert.ok(perRoute < 40_000, `${perRoute} instantiations a route`)
+  const firstRoutes = at20.instantiations / 20
+  assert.ok(perRoute < firstRoutes * 1.5, `the 21st to 40th routes cost ${perRoute} each, the first 20 ${firstRoutes}`)
+})
