@@ -454,6 +454,62 @@ export type SchemaGeneric<S> =
 /** The route's generic: the one written (`app.get<{ Params: ... }>`), else the one its schema gives. */
 export type RouteGenericOf<G, S> = [keyof G] extends [never] ? SchemaGeneric<S> : G
 
+/** The JSON Schema `type` names whose values a TypeScript type can hold (an integer param is a number). */
+type JsonTypeNames<T> =
+  | (T extends string ? 'string' : never)
+  | (T extends number ? 'number' | 'integer' : never)
+  | (T extends boolean ? 'boolean' : never)
+  | (T extends null ? 'null' : never)
+  | (T extends readonly unknown[] ? 'array' : T extends object ? 'object' : never)
+
+/**
+ * The schemas whose values a written type T can describe, by JSON type,
+ * `const`/`enum`, and recursively through `properties`, `items` and the
+ * branches of `anyOf`/`oneOf`/`allOf`: `{ type: 'integer' }` under a
+ * `string` is refused, and the error names the field. Other keywords
+ * (`required`, formats, limits, `$ref`) pass unchecked, and so does a
+ * schema typed only as an object (`JSONSchema`, TypeBox's `TSchema`) or a
+ * boolean schema; `any` and `unknown` take any schema. A `type` typed as
+ * `string` rather than a literal (a `.json` import) cannot be checked and
+ * is refused.
+ */
+export type SchemaFor<T> = OpenShape<SchemaShape<T>> | boolean | (unknown extends T ? object : never)
+
+/**
+ * S, and S with any other key: a schema literal may carry keywords S does
+ * not list, and an interface such as TypeBox's TString (which has no index
+ * signature) still fits S itself.
+ */
+type OpenShape<S> = S | (S & { [key: string]: unknown })
+
+interface SchemaShape<T> {
+  type?: JsonTypeNames<T> | readonly JsonTypeNames<T>[]
+  properties?: [Extract<T, object>] extends [never] ? unknown : OpenShape<{ [K in keyof Extract<T, object>]?: SchemaFor<Extract<T, object>[K]> }>
+  items?: T extends readonly (infer E)[] ? SchemaFor<E> : unknown
+  const?: T
+  enum?: readonly T[]
+  anyOf?: readonly SchemaFor<T>[]
+  oneOf?: readonly SchemaFor<T>[]
+  allOf?: readonly SchemaFor<T>[]
+}
+
+/** 2xx codes and class: a written `Reply` is checked against their response schemas. */
+type SuccessCode = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226 | '2xx'
+
+/**
+ * What a route's schema must fit when its generic is written
+ * (`app.get<{ Params: { id: string } }>`): each part's schema can describe
+ * the written type. Nothing when the generic is left out.
+ */
+export type WrittenSchemaCheck<G> = [keyof G] extends [never] ? unknown : {
+  params?: 'Params' extends keyof G ? SchemaFor<G['Params']> : unknown
+  querystring?: 'Querystring' extends keyof G ? SchemaFor<G['Querystring']> : unknown
+  query?: 'Querystring' extends keyof G ? SchemaFor<G['Querystring']> : unknown
+  headers?: 'Headers' extends keyof G ? SchemaFor<G['Headers']> : unknown
+  body?: 'Body' extends keyof G ? SchemaFor<G['Body']> : unknown
+  response?: 'Reply' extends keyof G ? OpenShape<{ [C in SuccessCode]?: SchemaFor<G['Reply']> }> : unknown
+}
+
 type OneOrMany<T> = T | T[]
 
 /**
@@ -510,7 +566,7 @@ export interface RouteShorthand<App> {
   <G extends RouteGeneric = {}>(path: string, handler: RouteHandler<G>): App
   <G extends RouteGeneric = {}, const S extends RouteSchema = {}>(
     path: string,
-    options: NoInfer<RouteShorthandOptions<RouteGenericOf<G, S>>> & { schema?: S },
+    options: NoInfer<RouteShorthandOptions<RouteGenericOf<G, S>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S },
     handler: NoInfer<RouteHandler<RouteGenericOf<G, S>>>
   ): App
 }
@@ -639,9 +695,13 @@ export interface HotpathInstance {
   /** Every method. */
   all: RouteShorthand<this>
   /** S is inferred from `options.schema` alone, as in RouteShorthand. */
-  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: NoInfer<RouteOptions<RouteGenericOf<G, S>>> & { schema?: S }): this
-  /** Options typed elsewhere (`const options: RouteOptions<G> = ...`). */
-  route<G extends RouteGeneric>(options: RouteOptions<G>): this
+  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: NoInfer<RouteOptions<RouteGenericOf<G, S>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S }): this
+  /**
+   * Options typed elsewhere (`const options: RouteOptions<G> = ...`). Both
+   * type parameters are inferred, never written, so a generic written on
+   * `route<G>()` gets the overload above, which checks it against the schema.
+   */
+  route<G extends RouteGeneric, O extends RouteOptions<G>>(options: O & RouteOptions<G>): this
 
   addHook<G extends RouteGeneric = {}>(name: 'onRequest', hook: RequestHook<G>): this
   addHook<G extends RouteGeneric = {}>(name: 'preParsing', hook: PreParsingHook<G>): this

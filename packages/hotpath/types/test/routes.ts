@@ -1,5 +1,5 @@
 import hotpath from 'hotpath'
-import type { HotpathRequest, HotpathReply, RouteOptions } from 'hotpath'
+import type { HotpathInstance, HotpathRequest, HotpathReply, JSONSchema, RouteOptions } from 'hotpath'
 import { Readable } from 'node:stream'
 import { expectTypeOf } from './helpers.js'
 
@@ -54,6 +54,68 @@ app.post<{ Body: { title: string }, Headers: { 'x-api-key': string } }>('/books'
   reply.code(201)
   return { id: 1, title: req.body.title }
 })
+
+// A written generic is checked against the route's schema: each part's
+// schema must be able to describe the written type, and the error names the field
+app.get<{ Params: { id: string } }>('/w/:id', {
+  schema: { params: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false } }
+}, (req) => req.params.id)
+app.get<{ Params: { id: string } }>('/w2/:id', {
+  // @ts-expect-error an integer schema under a string param
+  schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } }
+}, (req) => req.params.id)
+app.post<{ Body: { title: string, year?: number } }>('/w3', {
+  // @ts-expect-error a number schema under a string field
+  schema: { body: { type: 'object', properties: { title: { type: 'number' }, year: { type: 'integer' } } } }
+}, (req) => req.body.title)
+app.get<{ Querystring: { tags: string[] } }>('/w4', {
+  // @ts-expect-error the items of a string[] are strings
+  schema: { querystring: { type: 'object', properties: { tags: { type: 'array', items: { type: 'integer' } } } } }
+}, (req) => req.query.tags)
+app.get<{ Querystring: { tags: string[] } }>('/w5', {
+  // @ts-expect-error `query` is checked as `querystring` is
+  schema: { query: { type: 'object', properties: { tags: { type: 'string' } } } }
+}, (req) => req.query.tags)
+app.get<{ Params: { kind: 'book' | 'film' } }>('/w6/:kind', {
+  // @ts-expect-error the schema allows a value the type does not
+  schema: { params: { type: 'object', properties: { kind: { enum: ['book', 'game'] } } } }
+}, (req) => req.params.kind)
+app.get<{ Params: { kind: 'book' | 'film' } }>('/w7/:kind', {
+  schema: { params: { type: 'object', properties: { kind: { type: 'string', enum: ['book', 'film'] } } } }
+}, (req) => req.params.kind)
+app.get<{ Headers: { 'x-count': number } }>('/w8', {
+  // @ts-expect-error a string header schema under a number
+  schema: { headers: { type: 'object', properties: { 'x-count': { type: 'string' } } } }
+}, (req) => req.headers['x-count'])
+app.get<{ Reply: Book }>('/w9', {
+  // @ts-expect-error the 200 schema says id is a string, the written Reply a number
+  schema: { response: { 200: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' } } } } }
+}, () => ({ id: 1, title: 'Dune' }))
+app.get<{ Reply: Book }>('/w10', {
+  // the Reply is the 2xx answer: a 404 schema of another shape is not checked against it
+  schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } }, 404: { type: 'object', properties: { message: { type: 'string' } } } } }
+}, () => ({ id: 1, title: 'Dune' }))
+app.get<{ Params: { id: string | number }, Body: any }>('/w11/:id', {
+  // unions take each of their types' schemas; `any` takes any schema; a schema may list more than the type
+  schema: { params: { type: 'object', properties: { id: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, extra: { type: 'boolean' } } }, body: { type: 'string' } }
+}, (req) => req.params.id)
+app.route<{ Params: { id: string } }>({
+  method: 'GET',
+  url: '/w12/:id',
+  // @ts-expect-error route() checks a written generic too
+  schema: { params: { type: 'object', properties: { id: { type: 'boolean' } } } },
+  handler: (req) => req.params.id
+})
+
+// A schema typed only as a schema (JSONSchema, boolean) passes, in a function
+// generic over the route's types too; a `type` widened to string cannot be checked
+export function crudRoute<T>(app: HotpathInstance, body: JSONSchema) {
+  app.post<{ Body: T }>('/crud', { schema: { body } }, (req) => { const item: T = req.body; return 'ok' })
+}
+const loaded = { type: 'object', properties: { title: { type: 'string' } } }
+// @ts-expect-error `type` is a string here, not the literal 'object'
+app.post<{ Body: { title: string } }>('/w13', { schema: { body: loaded } }, (req) => req.body.title)
+app.post<{ Body: { title: string } }>('/w14', { schema: { body: loaded as JSONSchema } }, (req) => req.body.title)
 
 // route()
 const routeOptions: RouteOptions<{ Params: { n: string } }> = {

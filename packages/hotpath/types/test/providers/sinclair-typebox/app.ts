@@ -48,6 +48,16 @@ app.get('/plain2/:name', { config: { public: true } }, (req) => { expectTypeOf(r
 app.get<{ Params: { slug: string } }>('/written/:slug', { schema: { params: Type.Object({ slug: Type.String() }) } }, (req) => {
   expectTypeOf(req.params.slug).toBe<string>()
 })
+// ...and is checked against it: the integer schema cannot give a string param
+app.get<{ Params: { id: string } }>('/written/:id', {
+  // @ts-expect-error NoteParams says id is an integer
+  schema: { params: NoteParams }
+}, (req) => req.params.id)
+app.post<{ Body: { id: number, title: string, tags?: string[] } }>('/written', { schema: { body: Note } }, (req) => req.body.title)
+app.post<{ Body: { id: number, title: number } }>('/written2', {
+  // @ts-expect-error Note's title is a string
+  schema: { body: Note }
+}, (req) => req.body.title)
 
 // TypeBox schemas and API metadata need no cast, in routes and in addSchema
 app.addSchema(Type.Object({ id: Type.Integer() }, { $id: 'NoteRef' }))
