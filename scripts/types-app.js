@@ -7,9 +7,22 @@ import { mkdtempSync, writeFileSync, symlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const repoTsc = join(root, 'node_modules', '.bin', 'tsc')
+
+/** Fastify's side is measured when the lab's dependencies are installed. */
+export function hasFastify () {
+  const require = createRequire(import.meta.url)
+  try {
+    require.resolve('fastify')
+    require.resolve('@fastify/type-provider-typebox')
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** The lines that make the app, per framework; the routes are the same text. */
 const heads = {
@@ -65,21 +78,30 @@ export function appSource (n, route, framework = 'hotpath') {
 }
 
 /**
- * Type-checks one program with `tsc --noEmit --strict --extendedDiagnostics`
- * in a temp folder that sees the repository's node_modules.
+ * Writes one program (app.ts, strict, nodenext) to a temp folder that sees
+ * the repository's node_modules; `rmSync(dir, { recursive: true })` removes it.
+ * @param {string} source @returns {string} the folder
+ */
+export function writeProgram (source) {
+  const dir = mkdtempSync(join(tmpdir(), 'hotpath-types-'))
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
+  writeFileSync(join(dir, 'app.ts'), source)
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true },
+    files: ['app.ts']
+  }))
+  return dir
+}
+
+/**
+ * Type-checks one program with `tsc --noEmit --strict --extendedDiagnostics`.
  * @param {string} source @param {string} [tsc]
  * @returns {{ errors: string[], checkTime: string, totalTime: string, memory: string, instantiations: number }}
  */
 export function checkProgram (source, tsc = repoTsc) {
-  const dir = mkdtempSync(join(tmpdir(), 'hotpath-types-'))
+  const dir = writeProgram(source)
   try {
-    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
-    writeFileSync(join(dir, 'app.ts'), source)
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true },
-      files: ['app.ts']
-    }))
     const r = spawnSync(tsc, ['-p', dir, '--extendedDiagnostics'], { encoding: 'utf8' })
     if (r.error) throw r.error
     const out = r.stdout + r.stderr
@@ -98,4 +120,19 @@ export function checkProgram (source, tsc = repoTsc) {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * "median (min–max)" of a benchmark's rounds.
+ * @param {number[]} xs @param {(x: number) => string} format
+ */
+export function spread (xs, format) {
+  const s = [...xs].sort((a, b) => a - b)
+  return `${format(s[Math.floor(s.length / 2)])} (${format(s[0])}–${format(s[s.length - 1])})`
+}
+
+/** Prints rows as a table with padded columns. @param {string[][]} rows */
+export function printTable (rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '))
 }

@@ -12,33 +12,20 @@
 //
 // TSC=path/to/tsc measures another TypeScript (the repository's by default).
 
-import { createRequire } from 'node:module'
-import { appSource, checkProgram, fullRoute, repoTsc } from './types-app.js'
+import { appSource, checkProgram, fullRoute, hasFastify, printTable, repoTsc, spread } from './types-app.js'
 
 const tsc = process.env.TSC ?? repoTsc
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3))
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 
-/** Fastify is compared when the lab's dependencies are installed. */
-function hasFastify () {
-  const require = createRequire(import.meta.url)
-  try {
-    require.resolve('fastify')
-    require.resolve('@fastify/type-provider-typebox')
-    return true
-  } catch {
-    return false
-  }
-}
 const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'fastify'] : ['hotpath'])
 
 /** @param {number[]} xs */
 function median (xs) {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 }
-/** @param {number[]} xs */
-const spread = (xs) => `${median(xs).toFixed(2)} s (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`
+/** @param {number} x */
+const seconds = (x) => `${x.toFixed(2)} s`
 
 const rows = [['routes', 'framework', 'check time', 'total time', 'memory', 'inst./route', 'TS2589', 'total × hotpath']]
 for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
@@ -61,9 +48,8 @@ for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
   }
   for (const fw of frameworks) {
     const run = runs[fw]
-    rows.push([String(n), fw, spread(run.check), spread(run.total), run.memory, String(Math.round(run.inst / n)), String(run.deep),
+    rows.push([String(n), fw, spread(run.check, seconds), spread(run.total, seconds), run.memory, String(Math.round(run.inst / n)), String(run.deep),
       (median(run.total) / median(runs.hotpath.total)).toFixed(2)])
   }
 }
-const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '))
+printTable(rows)

@@ -13,14 +13,11 @@
 // beside it; the hotpath and Fastify apps alternate. A report, not a test.
 
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync, symlinkSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { createRequire } from 'node:module'
-import { appSource, fullRoute, repoTsc } from './types-app.js'
+import { pathToFileURL } from 'node:url'
+import { appSource, fullRoute, hasFastify, printTable, repoTsc, spread, writeProgram } from './types-app.js'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3))
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 
@@ -112,14 +109,7 @@ async function timed (fn) {
  * @param {string} source
  */
 async function measure (source) {
-  const dir = mkdtempSync(join(tmpdir(), 'hotpath-editor-'))
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
-  writeFileSync(join(dir, 'app.ts'), source)
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true },
-    files: ['app.ts']
-  }))
+  const dir = writeProgram(source)
   const server = new LanguageServer(dir)
   try {
     const uri = pathToFileURL(join(dir, 'app.ts')).href
@@ -147,23 +137,8 @@ async function measure (source) {
   }
 }
 
-/** Fastify is compared when the lab's dependencies are installed. */
-function hasFastify () {
-  const require = createRequire(import.meta.url)
-  try {
-    require.resolve('fastify')
-    require.resolve('@fastify/type-provider-typebox')
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** @param {number[]} xs */
-function spread (xs) {
-  const s = [...xs].sort((a, b) => a - b)
-  return `${s[Math.floor(s.length / 2)].toFixed(0)} ms (${s[0].toFixed(0)}–${s[s.length - 1].toFixed(0)})`
-}
+/** @param {number} x */
+const ms = (x) => `${x.toFixed(0)} ms`
 
 const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'fastify'] : ['hotpath'])
 const keys = /** @type {const} */ (['open', 'hover', 'edit', 'complete'])
@@ -184,7 +159,6 @@ for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
       for (const k of keys) run[k].push(r[k])
     }
   }
-  for (const fw of frameworks) rows.push([String(n), fw, ...keys.map((k) => spread(runs[fw][k]))])
+  for (const fw of frameworks) rows.push([String(n), fw, ...keys.map((k) => spread(runs[fw][k], ms))])
 }
-const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '))
+printTable(rows)
