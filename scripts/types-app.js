@@ -67,40 +67,48 @@ app.post('/b${i}', { schema: { body: Type.Object({ name: Type.String(), n${i}: T
 }
 
 /**
- * The source of an app of n routes.
- * @param {number} n @param {(i: number) => string} route @param {'hotpath' | 'fastify'} [framework]
+ * The source of an app of n routes: one file, or files of `perFile` routes
+ * each (every file makes its own app, as a plugin's file would).
+ * @param {number} n @param {(i: number) => string} route @param {'hotpath' | 'fastify'} [framework] @param {number} [perFile]
+ * @returns {string[]} the files' sources
  */
-export function appSource (n, route, framework = 'hotpath') {
-  const lines = [...heads[framework]]
-  for (let i = 0; i < n; i++) lines.push(route(i))
-  lines.push('export { app }')
-  return lines.join('\n')
+export function appSource (n, route, framework = 'hotpath', perFile = n) {
+  const files = []
+  for (let first = 0; first < n; first += perFile) {
+    const lines = [...heads[framework]]
+    for (let i = first; i < Math.min(n, first + perFile); i++) lines.push(route(i))
+    lines.push('export { app }')
+    files.push(lines.join('\n'))
+  }
+  return files
 }
 
 /**
- * Writes one program (app.ts, strict, nodenext) to a temp folder that sees
- * the repository's node_modules; `rmSync(dir, { recursive: true })` removes it.
- * @param {string} source @returns {string} the folder
+ * Writes one program (app.ts, or app0.ts, app1.ts... for several files;
+ * strict, nodenext) to a temp folder that sees the repository's
+ * node_modules; `rmSync(dir, { recursive: true })` removes it.
+ * @param {string[]} sources @returns {string} the folder
  */
-export function writeProgram (source) {
+export function writeProgram (sources) {
   const dir = mkdtempSync(join(tmpdir(), 'hotpath-types-'))
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
-  writeFileSync(join(dir, 'app.ts'), source)
+  const files = sources.map((_, i) => sources.length === 1 ? 'app.ts' : `app${i}.ts`)
+  sources.forEach((source, i) => writeFileSync(join(dir, files[i]), source))
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true },
-    files: ['app.ts']
+    files
   }))
   return dir
 }
 
 /**
  * Type-checks one program with `tsc --noEmit --strict --extendedDiagnostics`.
- * @param {string} source @param {string} [tsc]
+ * @param {string[]} sources @param {string} [tsc]
  * @returns {{ errors: string[], checkTime: string, totalTime: string, memory: string, instantiations: number }}
  */
-export function checkProgram (source, tsc = repoTsc) {
-  const dir = writeProgram(source)
+export function checkProgram (sources, tsc = repoTsc) {
+  const dir = writeProgram(sources)
   try {
     const r = spawnSync(tsc, ['-p', dir, '--extendedDiagnostics'], { encoding: 'utf8' })
     if (r.error) throw r.error

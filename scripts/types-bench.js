@@ -11,11 +11,15 @@
 // instantiations per route. A report, not a test.
 //
 // TSC=path/to/tsc measures another TypeScript (the repository's by default).
+// PER_FILE=100 splits the routes into files of 100, each with its own app,
+// as an application's plugins would be: tsc's time grows faster than the
+// routes within one long file, and linearly across files.
 
 import { appSource, checkProgram, fullRoute, hasFastify, printTable, repoTsc, spread } from './types-app.js'
 
 const tsc = process.env.TSC ?? repoTsc
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3))
+const perFile = Number(process.env.PER_FILE ?? 0)
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 
 const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'fastify'] : ['hotpath'])
@@ -35,7 +39,7 @@ for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
     // A B, then B A: neither framework always runs first
     const order = round % 2 === 0 ? frameworks : [...frameworks].reverse()
     for (const fw of order) {
-      const r = checkProgram(appSource(n, fullRoute, fw), tsc)
+      const r = checkProgram(appSource(n, fullRoute, fw, perFile > 0 ? perFile : n), tsc)
       const deep = r.errors.filter((l) => l.includes('TS2589'))
       if (r.errors.length > deep.length) {
         console.error(`${fw}, ${n} routes:\n${r.errors.slice(0, 5).join('\n')}`)

@@ -109,7 +109,7 @@ async function timed (fn) {
  * @param {string} source
  */
 async function measure (source) {
-  const dir = writeProgram(source)
+  const dir = writeProgram([source])
   const server = new LanguageServer(dir)
   try {
     const uri = pathToFileURL(join(dir, 'app.ts')).href
@@ -149,7 +149,7 @@ for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? frameworks : [...frameworks].reverse()
     for (const fw of order) {
-      const r = await measure(appSource(n, fullRoute, fw))
+      const r = await measure(appSource(n, fullRoute, fw)[0])
       // the answers must be the real ones: a clean file, the body's type, its fields
       if (r.errors !== 0 || !r.hoverText.includes('string') || !r.completions.includes('name')) {
         console.error(`${fw}, ${n} routes: ${r.errors} diagnostics, hover ${r.hoverText.slice(0, 80)}, completions ${r.completions.slice(0, 5).join(' ')}`)

@@ -558,7 +558,7 @@ export interface RouteOptions<G extends RouteGeneric = {}> extends RouteShorthan
  * options and the handler are NoInfer. Inferring from the handler too made
  * tsc match its request type against the schema's while S was still open,
  * which relates two unresolved TypeBox `Static` types and costs a one-time
- * variance computation of TypeBox's StaticType: 1.3 million instantiations,
+ * variance computation of TypeBox's StaticType: 1.2 million instantiations,
  * about 2 s on TypeScript 5.9, in any program with one route whose schema
  * has params or a body and no response (docs/typescript.md, "How it scales").
  */
