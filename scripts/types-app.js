@@ -27,7 +27,9 @@ export function hasFastify () {
 /** The lines that make the app, per framework; the routes are the same text. */
 const heads = {
   hotpath: ["import 'hotpath/typebox'", "import hotpath from 'hotpath'", "import Type from 'typebox'", 'const app = hotpath()'],
-  fastify: ["import Fastify from 'fastify'", "import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'", "import Type from 'typebox'", 'const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()']
+  fastify: ["import Fastify from 'fastify'", "import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'", "import Type from 'typebox'", 'const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()'],
+  // Fastify's app with its first line changed
+  'hotpath/fastify': ["import Fastify from 'hotpath/fastify'", "import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'", "import Type from 'typebox'", 'const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()']
 }
 
 /**
@@ -69,7 +71,7 @@ app.post('/b${i}', { schema: { body: Type.Object({ name: Type.String(), n${i}: T
 /**
  * The source of an app of n routes: one file, or files of `perFile` routes
  * each (every file makes its own app, as a plugin's file would).
- * @param {number} n @param {(i: number) => string} route @param {'hotpath' | 'fastify'} [framework] @param {number} [perFile]
+ * @param {number} n @param {(i: number) => string} route @param {'hotpath' | 'fastify' | 'hotpath/fastify'} [framework] @param {number} [perFile]
  * @returns {string[]} the files' sources
  */
 export function appSource (n, route, framework = 'hotpath', perFile = n) {

@@ -22,7 +22,7 @@ const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3))
 const perFile = Number(process.env.PER_FILE ?? 0)
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 
-const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'fastify'] : ['hotpath'])
+const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'hotpath/fastify', 'fastify'] : ['hotpath'])
 
 /** @param {number[]} xs */
 function median (xs) {

@@ -140,7 +140,7 @@ async function measure (source) {
 /** @param {number} x */
 const ms = (x) => `${x.toFixed(0)} ms`
 
-const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'fastify'] : ['hotpath'])
+const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'hotpath/fastify', 'fastify'] : ['hotpath'])
 const keys = /** @type {const} */ (['open', 'hover', 'edit', 'complete'])
 const rows = [['routes', 'framework', ...keys]]
 for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {

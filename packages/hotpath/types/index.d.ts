@@ -410,6 +410,12 @@ export interface RouteSchema {
   hide?: boolean
 }
 
+/**
+ * What `setValidatorCompiler` takes: for one schema of a route, a function
+ * that validates a value (true or false, or `{ error }` / `{ value }`).
+ */
+export type ValidatorCompiler<T = any> = (route: { schema: T, method: string, url: string, httpPart: 'params' | 'querystring' | 'headers' | 'body' }) => (data: any) => boolean | { error?: Error, value?: unknown }
+
 // ---------------------------------------------------------------------------
 // Type providers: request types inferred from route schemas
 
@@ -437,6 +443,15 @@ export type SchemaType<S, Fallback> =
     : unknown extends ProvidedType<S> ? Fallback
       : ProvidedType<S>
 
+/**
+ * What schema S validates to by P, the provider an app was given with
+ * `withTypeProvider<P>()`, where P knows S (its validator is not `never` or
+ * `unknown`); else by the imported providers.
+ */
+type AppProvidedType<S, P> = P extends TypeProvider
+  ? (P & { readonly schema: S })['validator'] extends infer V ? [V] extends [never] ? ProvidedType<S> : unknown extends V ? ProvidedType<S> : V : never
+  : ProvidedType<S>
+
 type Known<T, Name extends string> = [T] extends [never] ? {} : unknown extends T ? {} : { [K in Name]: T }
 
 /**
@@ -444,15 +459,25 @@ type Known<T, Name extends string> = [T] extends [never] ? {} : unknown extends 
  * `query`), `headers` and `body`, each typed by the providers in use (an
  * integer param is a number); a part no provider knows keeps its default.
  */
-export type SchemaGeneric<S> =
+export type SchemaGeneric<S, TP = never> = [TP] extends [never] ? ImportedSchemaGeneric<S> : AppSchemaGeneric<S, TP>
+
+type ImportedSchemaGeneric<S> =
   (S extends { params: infer P } ? Known<ProvidedType<P>, 'Params'> : {}) &
   (S extends { querystring: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : S extends { query: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : {}) &
   (S extends { headers: infer H } ? Known<ProvidedType<H>, 'Headers'> : {}) &
   (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {}) &
   (S extends { response: infer R } ? [ProvidedType<R[keyof R]>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } } : {})
 
+/** SchemaGeneric for an app given provider TP (a copy of the above, each part read by TP first). */
+type AppSchemaGeneric<S, TP> =
+  (S extends { params: infer P } ? Known<AppProvidedType<P, TP>, 'Params'> : {}) &
+  (S extends { querystring: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : S extends { query: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : {}) &
+  (S extends { headers: infer H } ? Known<AppProvidedType<H, TP>, 'Headers'> : {}) &
+  (S extends { body: infer B } ? Known<AppProvidedType<B, TP>, 'Body'> : {}) &
+  (S extends { response: infer R } ? [AppProvidedType<R[keyof R], TP>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: [AppProvidedType<R[K], TP>] extends [never] ? unknown : AppProvidedType<R[K], TP> } } : {})
+
 /** The route's generic: the one written (`app.get<{ Params: ... }>`), else the one its schema gives. */
-export type RouteGenericOf<G, S> = [keyof G] extends [never] ? SchemaGeneric<S> : G
+export type RouteGenericOf<G, S, TP = never> = [keyof G] extends [never] ? SchemaGeneric<S, TP> : G
 
 /** The JSON Schema `type` names whose values a TypeScript type can hold (an integer param is a number). */
 type JsonTypeNames<T> =
@@ -561,13 +586,14 @@ export interface RouteOptions<G extends RouteGeneric = {}> extends RouteShorthan
  * variance computation of TypeBox's StaticType: 1.2 million instantiations,
  * about 2 s on TypeScript 5.9, in any program with one route whose schema
  * has params or a body and no response (docs/typescript.md, "How it scales").
+ * TP: the app's own type provider (`withTypeProvider<TP>()`), never for none.
  */
-export interface RouteShorthand<App> {
+export interface RouteShorthand<App, TP = never> {
   <G extends RouteGeneric = {}>(path: string, handler: RouteHandler<G>): App
   <G extends RouteGeneric = {}, const S extends RouteSchema = {}>(
     path: string,
-    options: NoInfer<RouteShorthandOptions<RouteGenericOf<G, S>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S },
-    handler: NoInfer<RouteHandler<RouteGenericOf<G, S>>>
+    options: NoInfer<RouteShorthandOptions<RouteGenericOf<G, S, TP>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S },
+    handler: NoInfer<RouteHandler<RouteGenericOf<G, S, TP>>>
   ): App
 }
 
@@ -684,25 +710,37 @@ export interface ListenOptions {
   backlog?: number
 }
 
-export interface HotpathInstance {
-  get: RouteShorthand<this>
-  post: RouteShorthand<this>
-  put: RouteShorthand<this>
-  patch: RouteShorthand<this>
-  delete: RouteShorthand<this>
-  head: RouteShorthand<this>
-  options: RouteShorthand<this>
+/**
+ * The methods that declare routes, typed by TP, an app's own type provider
+ * (`withTypeProvider<TP>()`), besides the imported ones; never for none.
+ */
+export interface RouteMethods<TP = never> {
+  get: RouteShorthand<this, TP>
+  post: RouteShorthand<this, TP>
+  put: RouteShorthand<this, TP>
+  patch: RouteShorthand<this, TP>
+  delete: RouteShorthand<this, TP>
+  head: RouteShorthand<this, TP>
+  options: RouteShorthand<this, TP>
   /** Every method. */
-  all: RouteShorthand<this>
+  all: RouteShorthand<this, TP>
   /** S is inferred from `options.schema` alone, as in RouteShorthand. */
-  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: NoInfer<RouteOptions<RouteGenericOf<G, S>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S }): this
+  route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: NoInfer<RouteOptions<RouteGenericOf<G, S, TP>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S }): this
   /**
    * Options typed elsewhere (`const options: RouteOptions<G> = ...`). Both
    * type parameters are inferred, never written, so a generic written on
    * `route<G>()` gets the overload above, which checks it against the schema.
    */
   route<G extends RouteGeneric, O extends RouteOptions<G>>(options: O & RouteOptions<G>): this
+}
 
+/**
+ * What `app.withTypeProvider<TP>()` returns: the app, its route methods
+ * typed by TP. The other methods return the app as it was.
+ */
+export type WithTypeProvider<App, TP> = Omit<App, keyof RouteMethods> & RouteMethods<TP>
+
+export interface HotpathInstance extends RouteMethods {
   addHook<G extends RouteGeneric = {}>(name: 'onRequest', hook: RequestHook<G>): this
   addHook<G extends RouteGeneric = {}>(name: 'preParsing', hook: PreParsingHook<G>): this
   addHook<G extends RouteGeneric = {}>(name: 'preValidation', hook: RequestHook<G>): this
@@ -746,7 +784,7 @@ export interface HotpathInstance {
   hasReplyDecorator(name: string | symbol): boolean
 
   /** Validators for this context's route schemas from your own compiler instead of ajv (Fastify's signature). */
-  setValidatorCompiler(compile: (route: { schema: any, method: string, url: string, httpPart: 'params' | 'querystring' | 'headers' | 'body' }) => (data: any) => boolean | { error?: Error, value?: unknown }): this
+  setValidatorCompiler(compile: ValidatorCompiler): this
   /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
   setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
   /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_INVALID_SCHEMA), seen by this context and its children. */
@@ -784,11 +822,12 @@ export interface HotpathInstance {
   addContentTypeParser(type: ContentTypeName, parser: ContentTypeParser<string>): this
 
   /**
-   * The app itself, for code written as `Fastify().withTypeProvider<P>()`:
-   * request types come from the provider the program imports
-   * (`import 'hotpath/typebox'`), whatever P is.
+   * The app itself (at run time), its routes typed by provider P, in
+   * Fastify's shape (`Fastify().withTypeProvider<TypeBoxTypeProvider>()`),
+   * where P knows a schema, else by the imported providers. Without P, the
+   * app as it is.
    */
-  withTypeProvider<P extends TypeProvider = TypeProvider>(): this
+  withTypeProvider<P extends TypeProvider = never>(): [P] extends [never] ? this : WithTypeProvider<this, P>
 
   /**
    * Dispatches a request/response pair made elsewhere (an 'upgrade'
@@ -978,15 +1017,29 @@ export type {
   HookDone as HookHandlerDoneFunction,
 }
 
+/** Fastify's name for a validator compiler, typed by its schemas' type (`FastifySchemaCompiler<TSchema>`). */
+export type FastifySchemaCompiler<T = any> = ValidatorCompiler<T>
+
 /** Options a plugin is registered with. */
 export type FastifyPluginOptions = Record<string, any>
 
-/** A plugin that calls `done` when it has loaded. The extra parameters are Fastify's, accepted and unused. */
-export type FastifyPluginCallback<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, _TypeProvider = unknown, _Logger = unknown> = PluginCallback<Options>
+/**
+ * The instance a Fastify-typed plugin gets: the app, its route methods
+ * typed by the plugin type's provider when it names one
+ * (`FastifyPluginAsyncTypebox`).
+ */
+export type FastifyPluginInstance<TP> = TP extends TypeProvider ? WithTypeProvider<HotpathInstance, TP> : HotpathInstance
 
-/** An async plugin. The extra parameters are Fastify's, accepted and unused. */
-export type FastifyPluginAsync<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, _TypeProvider = unknown, _Logger = unknown> = (
-  instance: HotpathInstance,
+/** A plugin that calls `done` when it has loaded. The server and logger parameters are Fastify's, accepted and unused. */
+export type FastifyPluginCallback<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, TP = unknown, _Logger = unknown> = (
+  instance: FastifyPluginInstance<TP>,
+  options: Options,
+  done: (err?: Error) => void
+) => void
+
+/** An async plugin. The server and logger parameters are Fastify's, accepted and unused. */
+export type FastifyPluginAsync<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, TP = unknown, _Logger = unknown> = (
+  instance: FastifyPluginInstance<TP>,
   options: Options
 ) => Promise<void>
 
