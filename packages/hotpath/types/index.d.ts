@@ -468,7 +468,14 @@ type ImportedSchemaGeneric<S> =
   (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {}) &
   (S extends { response: infer R } ? [ProvidedType<R[keyof R]>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } } : {})
 
-/** SchemaGeneric for an app given provider TP (a copy of the above, each part read by TP first). */
+/**
+ * SchemaGeneric for an app given provider TP: the above, each part read by
+ * TP first. Two copies rather than one over a provider parameter: with a
+ * conditional alias between the route and ProvidedType, tsc related two of
+ * its instantiations through their variance, which for TypeBox's `Static`
+ * costs 1.2 million instantiations once per program
+ * (scripts/types-cost.test.js catches it).
+ */
 type AppSchemaGeneric<S, TP> =
   (S extends { params: infer P } ? Known<AppProvidedType<P, TP>, 'Params'> : {}) &
   (S extends { querystring: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : S extends { query: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : {}) &
