@@ -48,10 +48,21 @@ type IsAny<G> = 0 extends 1 & G ? true : false
 // `keyof G`: tsc then compares two requests member by member, so a request
 // typed for any route (AnyRoute) takes every route's request.
 // AnyRoute (`any`) gives params and query of any shape, and an unknown body.
-export type RequestParams<G> = IsAny<G> extends true ? Record<string, any> : G extends { Params: infer P } ? NonNullable<P> : Record<string, string>
-export type RequestQuerystring<G> = IsAny<G> extends true ? Record<string, any> : G extends { Querystring: infer Q } ? NonNullable<Q> : Record<string, string | string[]>
-export type RequestBody<G> = IsAny<G> extends true ? unknown : G extends { Body: infer B } ? NonNullable<B> : unknown
-export type RequestHeaders<G> = IncomingHttpHeaders & (IsAny<G> extends true ? {} : G extends { Headers: infer H } ? NonNullable<H> : {})
+// A route typed by its schema (SchemaRoute) has each part computed from the
+// schema when it is read.
+export type RequestParams<G> = IsAny<G> extends true ? Record<string, any> : G extends { Params: infer P } ? NonNullable<P>
+  : G extends SchemaRoute<infer S, infer TP> ? S extends { params: infer X } ? SchemaPartType<X, TP, Record<string, string>> : Record<string, string>
+    : Record<string, string>
+export type RequestQuerystring<G> = IsAny<G> extends true ? Record<string, any> : G extends { Querystring: infer Q } ? NonNullable<Q>
+  : G extends SchemaRoute<infer S, infer TP>
+    ? S extends { querystring: infer X } ? SchemaPartType<X, TP, Record<string, string | string[]>> : S extends { query: infer X } ? SchemaPartType<X, TP, Record<string, string | string[]>> : Record<string, string | string[]>
+    : Record<string, string | string[]>
+export type RequestBody<G> = IsAny<G> extends true ? unknown : G extends { Body: infer B } ? NonNullable<B>
+  : G extends SchemaRoute<infer S, infer TP> ? S extends { body: infer X } ? SchemaPartType<X, TP, unknown> : unknown
+    : unknown
+export type RequestHeaders<G> = IncomingHttpHeaders & (IsAny<G> extends true ? {} : G extends { Headers: infer H } ? NonNullable<H>
+  : G extends SchemaRoute<infer S, infer TP> ? S extends { headers: infer X } ? SchemaPartType<X, TP, {}> : {}
+    : {})
 export type ReplyPayload<G> = Pick_<G, 'Reply', unknown>
 
 /** What reply.send() takes: the declared Reply (or an error, or nothing), else any payload. */
@@ -60,7 +71,9 @@ export type SendPayload<G> = IsAny<G> extends true ? Payload : 'Reply' extends k
   : Payload
 
 /** G is `any` (AnyRoute): the reply of any route takes any code and any payload. */
-type RepliesOf<G> = IsAny<G> extends true ? never : G extends { Replies: infer R } ? R : never
+type RepliesOf<G> = IsAny<G> extends true ? never : G extends { Replies: infer R } ? R
+  : G extends SchemaRoute<infer S, infer TP> ? S extends { response: infer R } ? SchemaReplies<R, TP> : never
+    : never
 /** '404' → 404; 200 stays; '2xx' and 'default' stay strings. */
 type StatusKey<K> = K extends number ? K : K extends `${infer N extends number}` ? N : K
 /** The class key of a code: 404 → '4xx'. */
@@ -452,39 +465,34 @@ type AppProvidedType<S, P> = P extends TypeProvider
   ? (P & { readonly schema: S })['validator'] extends infer V ? [V] extends [never] ? ProvidedType<S> : unknown extends V ? ProvidedType<S> : V : never
   : ProvidedType<S>
 
-type Known<T, Name extends string> = [T] extends [never] ? {} : unknown extends T ? {} : { [K in Name]: T }
+/**
+ * The route generic of a route typed by its schema S (through TP, the app's
+ * own provider, never for none, and the imported providers): the request's
+ * parts and the replies are computed from S when the handler or a hook
+ * reads them (RequestParams...), not when the route is declared.
+ */
+export interface SchemaRoute<S, TP = never> {
+  readonly '~schema': S
+  readonly '~provider': TP
+  /** Makes it a RouteGeneric; its replies come from `'~schema'`. */
+  Replies?: never
+}
+
+/** The type a part's schema X validates to (by TP first), else Default. */
+type SchemaPartType<X, TP, Default> = [TP] extends [never] ? SchemaType<X, Default>
+  : [AppProvidedType<X, TP>] extends [never] ? Default : unknown extends AppProvidedType<X, TP> ? Default : AppProvidedType<X, TP>
 
 /**
- * The route generic a route's schema gives: `params`, `querystring` (or
- * `query`), `headers` and `body`, each typed by the providers in use (an
- * integer param is a number); a part no provider knows keeps its default.
+ * The replies a route's `response` schemas R give, by status; never when no
+ * provider reads any of them. (Asked status by status: the union of the
+ * schemas' types, `ProvidedType<R[keyof R]>`, cost 10 % more per route.)
  */
-export type SchemaGeneric<S, TP = never> = [TP] extends [never] ? ImportedSchemaGeneric<S> : AppSchemaGeneric<S, TP>
-
-type ImportedSchemaGeneric<S> =
-  (S extends { params: infer P } ? Known<ProvidedType<P>, 'Params'> : {}) &
-  (S extends { querystring: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : S extends { query: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : {}) &
-  (S extends { headers: infer H } ? Known<ProvidedType<H>, 'Headers'> : {}) &
-  (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {}) &
-  (S extends { response: infer R } ? [ProvidedType<R[keyof R]>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } } : {})
-
-/**
- * SchemaGeneric for an app given provider TP: the above, each part read by
- * TP first. Two copies rather than one over a provider parameter: with a
- * conditional alias between the route and ProvidedType, tsc related two of
- * its instantiations through their variance, which for TypeBox's `Static`
- * costs 1.2 million instantiations once per program
- * (scripts/types-cost.test.js catches it).
- */
-type AppSchemaGeneric<S, TP> =
-  (S extends { params: infer P } ? Known<AppProvidedType<P, TP>, 'Params'> : {}) &
-  (S extends { querystring: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : S extends { query: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : {}) &
-  (S extends { headers: infer H } ? Known<AppProvidedType<H, TP>, 'Headers'> : {}) &
-  (S extends { body: infer B } ? Known<AppProvidedType<B, TP>, 'Body'> : {}) &
-  (S extends { response: infer R } ? [AppProvidedType<R[keyof R], TP>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: [AppProvidedType<R[K], TP>] extends [never] ? unknown : AppProvidedType<R[K], TP> } } : {})
+type SchemaReplies<R, TP> = [TP] extends [never]
+  ? true extends { [K in keyof R]: [ProvidedType<R[K]>] extends [never] ? false : true }[keyof R] ? { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } : never
+  : true extends { [K in keyof R]: [AppProvidedType<R[K], TP>] extends [never] ? false : true }[keyof R] ? { [K in keyof R as StatusKey<K>]: [AppProvidedType<R[K], TP>] extends [never] ? unknown : AppProvidedType<R[K], TP> } : never
 
 /** The route's generic: the one written (`app.get<{ Params: ... }>`), else the one its schema gives. */
-export type RouteGenericOf<G, S, TP = never> = [keyof G] extends [never] ? SchemaGeneric<S, TP> : G
+export type RouteGenericOf<G, S, TP = never> = [keyof G] extends [never] ? SchemaRoute<S, TP> : G
 
 /** The JSON Schema `type` names whose values a TypeScript type can hold (an integer param is a number). */
 type JsonTypeNames<T> =
