@@ -509,6 +509,12 @@ export interface SchemaRoute<S, TP = never> {
   Replies?: never
 }
 
+// The helpers below take schemas, never a type computed from one: tsc relates
+// two instantiations of an alias through its variance, and for an alias over
+// a TypeBox `Static` that variance costs 1.2 million instantiations once per
+// program (a `KnownOr<T, F>` over the provider's result did;
+// scripts/types-cost.test.js catches it).
+
 /** The type a part's schema X validates to (by TP first), else Default. */
 type SchemaPartType<X, TP, Default> = [TP] extends [never] ? SchemaType<X, Default>
   : [AppProvidedType<X, TP>] extends [never] ? Default : unknown extends AppProvidedType<X, TP> ? Default : AppProvidedType<X, TP>
