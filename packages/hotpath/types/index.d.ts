@@ -465,37 +465,6 @@ type AppProvidedType<S, P> = P extends TypeProvider
   ? (P & { readonly schema: S })['validator'] extends infer V ? [V] extends [never] ? ProvidedType<S> : unknown extends V ? ProvidedType<S> : V : never
   : ProvidedType<S>
 
-type Known<T, Name extends string> = [T] extends [never] ? {} : unknown extends T ? {} : { [K in Name]: T }
-
-/**
- * The route generic a route's schema gives: `params`, `querystring` (or
- * `query`), `headers` and `body`, each typed by the providers in use (an
- * integer param is a number); a part no provider knows keeps its default.
- */
-export type SchemaGeneric<S, TP = never> = [TP] extends [never] ? ImportedSchemaGeneric<S> : AppSchemaGeneric<S, TP>
-
-type ImportedSchemaGeneric<S> =
-  (S extends { params: infer P } ? Known<ProvidedType<P>, 'Params'> : {}) &
-  (S extends { querystring: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : S extends { query: infer Q } ? Known<ProvidedType<Q>, 'Querystring'> : {}) &
-  (S extends { headers: infer H } ? Known<ProvidedType<H>, 'Headers'> : {}) &
-  (S extends { body: infer B } ? Known<ProvidedType<B>, 'Body'> : {}) &
-  (S extends { response: infer R } ? [ProvidedType<R[keyof R]>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } } : {})
-
-/**
- * SchemaGeneric for an app given provider TP: the above, each part read by
- * TP first. Two copies rather than one over a provider parameter: with a
- * conditional alias between the route and ProvidedType, tsc related two of
- * its instantiations through their variance, which for TypeBox's `Static`
- * costs 1.2 million instantiations once per program
- * (scripts/types-cost.test.js catches it).
- */
-type AppSchemaGeneric<S, TP> =
-  (S extends { params: infer P } ? Known<AppProvidedType<P, TP>, 'Params'> : {}) &
-  (S extends { querystring: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : S extends { query: infer Q } ? Known<AppProvidedType<Q, TP>, 'Querystring'> : {}) &
-  (S extends { headers: infer H } ? Known<AppProvidedType<H, TP>, 'Headers'> : {}) &
-  (S extends { body: infer B } ? Known<AppProvidedType<B, TP>, 'Body'> : {}) &
-  (S extends { response: infer R } ? [AppProvidedType<R[keyof R], TP>] extends [never] ? {} : { Replies: { [K in keyof R as StatusKey<K>]: [AppProvidedType<R[K], TP>] extends [never] ? unknown : AppProvidedType<R[K], TP> } } : {})
-
 /**
  * The route generic of a route typed by its schema S (through TP, the app's
  * own provider, never for none, and the imported providers): the request's
