@@ -759,7 +759,11 @@ export interface RouteMethods<TP = never> {
  * What `app.withTypeProvider<TP>()` returns: the app, its route methods
  * typed by TP. The other methods return the app as it was.
  */
+
 export type WithTypeProvider<App, TP> = Omit<App, keyof RouteMethods> & RouteMethods<TP>
+
+/** P's validator is `unknown` whatever the schema, as Fastify's default provider's is. */
+type ReadsNothing<P extends TypeProvider> = unknown extends (P & { readonly schema: never })['validator'] ? true : false
 
 export interface HotpathInstance extends RouteMethods {
   addHook<G extends RouteGeneric = {}>(name: 'onRequest', hook: RequestHook<G>): this
@@ -845,10 +849,11 @@ export interface HotpathInstance extends RouteMethods {
   /**
    * The app itself (at run time), its routes typed by provider P, in
    * Fastify's shape (`Fastify().withTypeProvider<TypeBoxTypeProvider>()`),
-   * where P knows a schema, else by the imported providers. Without P, the
-   * app as it is.
+   * where P knows a schema, else by the imported providers. Without P, or
+   * with one that reads nothing (`FastifyTypeProviderDefault`), the app as
+   * it is.
    */
-  withTypeProvider<P extends TypeProvider = never>(): [P] extends [never] ? this : WithTypeProvider<this, P>
+  withTypeProvider<P extends TypeProvider = never>(): [P] extends [never] ? this : ReadsNothing<P> extends true ? this : WithTypeProvider<this, P>
 
   /**
    * Dispatches a request/response pair made elsewhere (an 'upgrade'
@@ -1049,7 +1054,7 @@ export type FastifyPluginOptions = Record<string, any>
  * typed by the plugin type's provider when it names one
  * (`FastifyPluginAsyncTypebox`).
  */
-export type FastifyPluginInstance<TP> = TP extends TypeProvider ? WithTypeProvider<HotpathInstance, TP> : HotpathInstance
+export type FastifyPluginInstance<TP> = TP extends TypeProvider ? ReadsNothing<TP> extends true ? HotpathInstance : WithTypeProvider<HotpathInstance, TP> : HotpathInstance
 
 /** A plugin that calls `done` when it has loaded. The server and logger parameters are Fastify's, accepted and unused. */
 export type FastifyPluginCallback<Options extends FastifyPluginOptions = Record<never, never>, _Server = unknown, TP = unknown, _Logger = unknown> = (

@@ -4,7 +4,7 @@
 // routes from their schemas, with no hotpath provider imported in this
 // program.
 import Fastify from 'hotpath/fastify'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyTypeProviderDefault, RawServerDefault } from 'fastify'
 import { Type, type FastifyPluginAsyncTypebox, type FastifyPluginCallbackTypebox, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { expectTypeOf } from '../helpers.js'
 
@@ -74,6 +74,12 @@ app.get('/plain/:slug', { schema: { params: { type: 'object', properties: { slug
   expectTypeOf(req.params).toBe<{ slug?: string }>()
 })
 
-// withTypeProvider() without a provider is the app as it is
+// withTypeProvider() without a provider, or with Fastify's default one, is the app as it is
 const same: FastifyInstance = Fastify().withTypeProvider()
+const alsoSame: FastifyInstance = Fastify().withTypeProvider<FastifyTypeProviderDefault>()
+expectTypeOf(alsoSame.withTypeProvider<FastifyTypeProviderDefault>()).toBe<FastifyInstance>()
+const defaultPlugin: FastifyPluginAsync<{}, RawServerDefault, FastifyTypeProviderDefault> = async (instance) => {
+  expectTypeOf(instance).toBe<FastifyInstance>()
+}
+app.register(defaultPlugin)
 void same
