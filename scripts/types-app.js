@@ -1,6 +1,7 @@
 // Generated TypeScript applications, and tsc's figures for checking them:
-// shared by `npm run bench:types` (a report) and types-cost.test.js (a
-// bound on instantiations, which are deterministic for one TypeScript).
+// shared by `npm run bench:types` and `npm run bench:types:editor` (reports)
+// and types-cost.test.js (a bound on instantiations, which are deterministic
+// for one TypeScript).
 
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync, symlinkSync, rmSync } from 'node:fs'
@@ -132,13 +133,17 @@ export function checkProgram (sources, tsc = repoTsc) {
   }
 }
 
+/** The median of a benchmark's rounds. @param {number[]} xs */
+export function median (xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+}
+
 /**
  * "median (min–max)" of a benchmark's rounds.
  * @param {number[]} xs @param {(x: number) => string} format
  */
 export function spread (xs, format) {
-  const s = [...xs].sort((a, b) => a - b)
-  return `${format(s[Math.floor(s.length / 2)])} (${format(s[0])}–${format(s[s.length - 1])})`
+  return `${format(median(xs))} (${format(Math.min(...xs))}–${format(Math.max(...xs))})`
 }
 
 /** Prints rows as a table with padded columns. @param {string[][]} rows */

@@ -5,8 +5,9 @@
 // routes with TypeBox schemas (params, query, body, and a response schema
 // for three statuses on each), and type-checks it with
 // `tsc --noEmit --strict --extendedDiagnostics`. The same routes are checked
-// as a Fastify 5 app with @fastify/type-provider-typebox, interleaved with
-// hotpath's, so the ratio comes from one run. Prints the median check and
+// as a Fastify 5 app with @fastify/type-provider-typebox, and as that app
+// with its import changed to hotpath/fastify, interleaved with hotpath's, so
+// the ratios come from one run. Prints the median check and
 // total time of ROUNDS runs (default 3) with min and max, memory, and
 // instantiations per route. A report, not a test.
 //
@@ -15,7 +16,7 @@
 // as an application's plugins would be: tsc's time grows faster than the
 // routes within one long file, and linearly across files.
 
-import { appSource, checkProgram, fullRoute, hasFastify, printTable, repoTsc, spread } from './types-app.js'
+import { appSource, checkProgram, fullRoute, hasFastify, median, printTable, repoTsc, spread } from './types-app.js'
 
 const tsc = process.env.TSC ?? repoTsc
 const rounds = Math.max(1, Number(process.env.ROUNDS ?? 3))
@@ -24,10 +25,6 @@ const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 
 const frameworks = /** @type {const} */ (hasFastify() ? ['hotpath', 'hotpath/fastify', 'fastify'] : ['hotpath'])
 
-/** @param {number[]} xs */
-function median (xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-}
 /** @param {number} x */
 const seconds = (x) => `${x.toFixed(2)} s`
 
@@ -36,7 +33,7 @@ for (const n of sizes.length > 0 ? sizes : [100, 300, 1000]) {
   /** @type {Record<string, { check: number[], total: number[], memory: string, inst: number, deep: number }>} */
   const runs = {}
   for (let round = 0; round < rounds; round++) {
-    // A B, then B A: neither framework always runs first
+    // A B C, then C B A: no framework always runs first
     const order = round % 2 === 0 ? frameworks : [...frameworks].reverse()
     for (const fw of order) {
       const r = checkProgram(appSource(n, fullRoute, fw, perFile > 0 ? perFile : n), tsc)
