@@ -23,5 +23,15 @@ export function fastify (options = {}) {
   return hotpath({ ...FASTIFY_DEFAULTS, ...options })
 }
 
+// CommonJS: require('hotpath/fastify') returns the factory itself, with
+// .fastify and .default on it, as require('fastify') does; most Fastify
+// applications and plugins are CommonJS (Node's 'module.exports' export
+// name, which require(esm) returns as is since Node 20.19 and 22.12).
+fastify.fastify = fastify
+fastify.default = fastify
+fastify.hotpath = hotpath
+fastify.plugin = plugin
+fastify.HttpError = HttpError
+
 export default fastify
-export { hotpath, plugin, HttpError }
+export { hotpath, plugin, HttpError, fastify as 'module.exports' }

@@ -14,5 +14,12 @@ export function hotpath (options = {}) {
   return app
 }
 
+// CommonJS: require('hotpath') returns the factory, with its named exports
+// on it (see fastify.js).
+hotpath.hotpath = hotpath
+hotpath.default = hotpath
+hotpath.plugin = plugin
+hotpath.HttpError = HttpError
+
 export default hotpath
-export { plugin, HttpError }
+export { plugin, HttpError, hotpath as 'module.exports' }
