@@ -16,6 +16,7 @@
 import { Readable, Writable } from 'node:stream'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { installExpressRequest, installExpressResponse } from './express-helpers.js'
+import { createError } from '../errors.js'
 
 /**
  * The engine's request record: a WireRequest, or inject's.
@@ -81,6 +82,8 @@ export class CompatRequest extends Readable {
     this.aborted = false
     /** @type {string[]} */
     this.rawTrailers = []
+    /** destroying this object leaves the connection alone: another reader has the body */
+    this.keepSocket = false
   }
 
   /**
@@ -122,6 +125,24 @@ export class CompatRequest extends Readable {
       return
     }
     const body = this.source = this.raw.bodyStream()
+    // The engine hands out one stream per body (a preParsing hook's
+    // payload is the same one). Read to its end by someone else (the
+    // route's parser): ended for a late reader, as on node:http. Read in
+    // part: the rest would be a truncated body, so this reader fails
+    // with an error that says the body was taken.
+    if (body.readableDidRead) {
+      if (body.readableEnded) {
+        this.push(null)
+        return
+      }
+      if (!body.destroyed) {
+        // the other reader keeps the stream and the connection
+        this.source = null
+        this.keepSocket = true
+        process.nextTick(() => this.destroy(createError('HP_ERR_BODY_CONSUMED')))
+        return
+      }
+    }
     let settled = false
     body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
     body.on('end', () => {
@@ -159,7 +180,7 @@ export class CompatRequest extends Readable {
    */
   _destroy (err, callback) {
     if (this.source !== null && !this.source.destroyed) this.source.destroy()
-    if (!this.raw.complete && typeof this.raw.socket.destroy === 'function') this.raw.socket.destroy()
+    if (!this.raw.complete && !this.keepSocket && typeof this.raw.socket.destroy === 'function') this.raw.socket.destroy()
     callback(err)
   }
 }

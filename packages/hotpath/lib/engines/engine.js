@@ -74,8 +74,11 @@
  *   The core answers from the `code` (its own message and status), so an
  *   engine's error needs only the right code.
  * @property {() => import('node:stream').Readable} bodyStream
- *   the body as a Readable (for preParsing hooks and stream parsers); the
- *   core enforces the limit on what it reads from it
+ *   the body as a Readable (for preParsing hooks, stream parsers and
+ *   req.raw); the same stream on every call, as node:http's
+ *   IncomingMessage is, so a hook that hands it on unchanged leaves the
+ *   whole body to the reader after it. The core enforces the limit on
+ *   what it reads from it
  * @property {unknown} [body]
  *   what a body-parsing middleware left (express.json() sets it): the core
  *   takes it instead of reading the body. A body a middleware drained

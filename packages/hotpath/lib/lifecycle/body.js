@@ -123,6 +123,15 @@ function readParsedStream (reply, stream) {
     runParser(reply, EMPTY)
     return
   }
+  if (stream.readableDidRead) {
+    // A preParsing hook read the body itself (multer through req.raw, the
+    // same stream). Read whole: the route runs without a parsed body, as
+    // after a body-parsing middleware. Read in part: parsing the rest
+    // would parse a truncated body.
+    if (stream.readableEnded) validationStage(reply)
+    else handleError(reply, createError('HP_ERR_BODY_CONSUMED'))
+    return
+  }
   const limit = parser.bodyLimit ?? reply.route.bodyLimit
   reply._readingBody = true
   readStream(stream, limit, (err, body) => {

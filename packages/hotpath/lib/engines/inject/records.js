@@ -90,7 +90,9 @@ export class InjectRequest {
   bodyStream () {
     // after readBody (the route's parser), the body has been read: a late
     // reader finds it ended, as on node:http
-    if (this.stream === null) this.stream = Readable.from(this.payload === null || this.consumed ? [] : [this.payload])
+    // bytes, as a socket's body stream gives them (Readable.from alone
+    // would make one object of the body, taken whole by any read(n))
+    if (this.stream === null) this.stream = Readable.from(this.payload === null || this.consumed ? [] : [this.payload], { objectMode: false })
     return this.stream
   }
 }

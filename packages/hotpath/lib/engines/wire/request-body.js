@@ -125,6 +125,12 @@ export function abandonBody (conn, req) {
  * @param {WireRequest} req
  */
 export function bodyStream (conn, req) {
+  // One body, one stream: a preParsing hook's payload, a stream parser's
+  // and req.raw (../compat.js) read the same bytes, as on node:http where
+  // all three are the IncomingMessage. A second stream would find the
+  // body taken and end early: a pass-through preParsing hook would leave
+  // req.raw empty for the multipart reader after it.
+  if (req.stream !== null) return req.stream
   const stream = new Readable({
     read () { conn.resume(PAUSE_BODY) },
     destroy (err, cb) {
@@ -141,6 +147,7 @@ export function bodyStream (conn, req) {
     stream.destroy(engineError('HP_ERR_BODY_CONSUMED'))
     return stream
   }
+  req.stream = stream
   const chunks = req.chunks
   req.chunks = null
   if (chunks !== null) for (const c of chunks) stream.push(c)
@@ -151,7 +158,6 @@ export function bodyStream (conn, req) {
     stream.destroy(engineError('HP_ERR_REQUEST_ABORTED'))
   } else {
     req.sinkKind = 2
-    req.stream = stream
     wantBody(conn, req)
   }
   return stream
