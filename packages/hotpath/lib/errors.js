@@ -49,6 +49,7 @@ export const ERRORS = {
   HP_ERR_INVALID_ROUTE: { status: 500, message: 'Invalid route: %s' },
   HP_ERR_INVALID_HOOK: { status: 500, message: "Invalid hook '%s': %s" },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
+  HP_ERR_UNSUPPORTED_OPTION: { status: 500, message: 'Option %s is not supported: %s' },
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s: %s' },
   HP_ERR_PARSER_ALREADY_PRESENT: { status: 500, message: "A content-type parser for '%s' already exists" },
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },

@@ -11,6 +11,7 @@ import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { LoadMonitor } from './load-monitor.js'
+import { normalizeOptions } from './options.js'
 
 const DEFAULTS = {
   bodyLimit: 1024 * 1024,
@@ -34,7 +35,8 @@ const DEFAULTS = {
 export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout']) {
+    options = normalizeOptions(options)
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -63,7 +65,8 @@ export class Core {
       keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
       maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
       closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout,
-      forceCloseConnections: options.forceCloseConnections ?? false
+      forceCloseConnections: options.forceCloseConnections ?? false,
+      maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
     this.initialConfig = Object.freeze({
@@ -79,13 +82,31 @@ export class Core {
     })
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
     this.logger = createLogger(options.loggerInstance ?? options.logger)
+    const disable = options.disableRequestLogging
+    if (disable !== undefined && typeof disable !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean')
+    /** the completion line per request ("request completed"), unless disableRequestLogging */
+    this.logRequests = disable !== true
+    const label = options.requestIdLogLabel
+    if (label !== undefined && (typeof label !== 'string' || label === '')) throw createError('HP_ERR_INVALID_OPTION', 'requestIdLogLabel', 'expected a non-empty string')
+    /** the key of the request id on a request's log lines */
+    this.requestIdLogLabel = label ?? 'reqId'
     let counter = 0
     /** @type {(raw: any) => string} */
-    this.genReqId = options.genReqId ?? (() => 'req-' + (++counter).toString(36))
+    const genReqId = options.genReqId ?? (() => 'req-' + (++counter).toString(36))
+    const idHeader = requestIdHeader(options.requestIdHeader)
+    /** @type {(raw: any) => string} the request id: the requestIdHeader's value when it has one, else genReqId's */
+    this.genReqId = idHeader === null
+      ? genReqId
+      : (raw) => {
+          const id = raw.headers[idHeader]
+          return typeof id === 'string' && id !== '' ? id : genReqId(raw)
+        }
     this.trustProxy = compileTrust(options.trustProxy)
     this.routes = new RouteTable({
       caseSensitive: options.caseSensitive,
       ignoreTrailingSlash: options.ignoreTrailingSlash,
+      ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
+      allowUnsafeRegex: options.allowUnsafeRegex,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength
     })
     this.root = new Context(null, '')
@@ -120,9 +141,26 @@ export class Core {
     this.loadMonitor = null
     const monitor = new LoadMonitor(this, options.load)
     if (monitor.enabled) this.loadMonitor = monitor
+    const ajv = options.ajv
+    if (ajv !== undefined && (typeof ajv !== 'object' || ajv === null)) throw createError('HP_ERR_INVALID_OPTION', 'ajv', 'expected { customOptions, plugins, onCreate }')
+    /** Fastify's `ajv` option: ajv's own options, its plugins, a function given each instance */
+    this.ajvOptions = ajv ?? null
   }
 
   schemaCompiler () {
-    return (this._schemaCompiler ??= new SchemaCompiler())
+    return (this._schemaCompiler ??= new SchemaCompiler(this.ajvOptions))
   }
+}
+
+/**
+ * The header a request id is taken from (Fastify's requestIdHeader): a
+ * name, true for 'request-id', false (Fastify 5's default) for none.
+ * @param {unknown} option
+ * @returns {string | null}
+ */
+function requestIdHeader (option) {
+  if (option === undefined || option === false) return null
+  if (option === true) return 'request-id'
+  if (typeof option === 'string' && option !== '') return option.toLowerCase()
+  throw createError('HP_ERR_INVALID_OPTION', 'requestIdHeader', 'expected a header name or a boolean')
 }

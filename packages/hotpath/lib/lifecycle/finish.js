@@ -31,11 +31,11 @@ function onFinished (reply, error) {
     if (!reply._done) markDone(reply)
     abortSignal(req, error)
     if (route.onRequestAbort !== null) runDetached(route.onRequestAbort, route.instance, req, reply)
-    if (app.logger !== null) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
+    if (app.logger !== null && app.logRequests) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
     return
   }
   if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
-  if (app.logger !== null) {
+  if (app.logger !== null && app.logRequests) {
     req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
   }
 }

@@ -93,7 +93,7 @@ export class Request {
   get log () {
     if (this._log === undefined) {
       const logger = this.route.logger
-      this._log = logger === null ? NOOP_LOGGER : logger.child({ reqId: this.id })
+      this._log = logger === null ? NOOP_LOGGER : logger.child({ [this.route.app.requestIdLogLabel]: this.id })
     }
     return this._log
   }

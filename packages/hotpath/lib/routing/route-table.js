@@ -17,12 +17,14 @@ const NOT_EXACT = /[:*%(]/
 
 export class RouteTable {
   /**
-   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, maxParamLength: number }} options
+   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean, allowUnsafeRegex?: boolean, maxParamLength: number }} options
    */
   constructor (options) {
     this.router = FindMyWay({
       caseSensitive: options.caseSensitive ?? true,
       ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+      ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
+      allowUnsafeRegex: options.allowUnsafeRegex ?? false,
       maxParamLength: options.maxParamLength,
       // The query is parsed lazily by req.query, never by the router.
       querystringParser: /** @type {any} */ (noop),

@@ -130,6 +130,6 @@ export class Route {
         this.serializeByClass = table.byClass
       }
     }
-    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || this.app.logger !== null
+    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests)
   }
 }

@@ -13,7 +13,9 @@ import { loadModule as load } from '../require.js'
  */
 
 export class SchemaCompiler {
-  constructor () {
+  /** @param {{ customOptions?: Record<string, any>, plugins?: any[], onCreate?: (ajv: any) => void } | null} [options]  Fastify's `ajv` option */
+  constructor (options = null) {
+    this.options = options
     /** @type {any} params, querystring, headers: strings coerced to the schema's types */
     this._coercing = null
     /** @type {any} bodies: no coercion */
@@ -37,8 +39,15 @@ export class SchemaCompiler {
   ajv (coerce) {
     if (coerce ? this._coercing !== null : this._plain !== null) return coerce ? this._coercing : this._plain
     const Ajv = load('ajv')
-    const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false })
+    const o = this.options
+    const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false, ...o?.customOptions })
     load('ajv-formats')(ajv)
+    // an ajv plugin is a function, or [function, its options] (as Fastify takes them)
+    for (const plugin of o?.plugins ?? []) {
+      if (Array.isArray(plugin)) plugin[0](ajv, plugin[1])
+      else plugin(ajv)
+    }
+    o?.onCreate?.(ajv)
     addShared(ajv, this.shared)
     if (coerce) this._coercing = ajv
     else this._plain = ajv
@@ -135,9 +144,8 @@ function addShared (ajv, shared) {
 export function runValidator (v, data) {
   if (v.validate(data)) return null
   const errors = v.validate.errors ?? []
-  const first = errors[0]
-  const path = first ? first.instancePath : ''
-  const message = `${v.part}${path} ${first ? first.message : 'is invalid'}`
+  // every error, as Fastify's message lists them (one unless ajv's allErrors)
+  const message = errors.length === 0 ? `${v.part} is invalid` : errors.map((/** @type {any} */ e) => `${v.part}${e.instancePath} ${e.message}`).join(', ')
   const err = createError('HP_ERR_VALIDATION', message)
   const validation = errors.map((/** @type {any} */ e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, params: e.params, message: e.message }))
   // On the error itself as Fastify users expect (error.validation,
