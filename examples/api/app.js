@@ -1,5 +1,6 @@
 // Builds the bookstore API without listening, so tests can drive it with
 // app.inject() and server.js can put it on a socket.
+import { readFileSync } from 'node:fs'
 import hotpath, { HttpError } from 'hotpath'
 // Types every route's request and replies from its JSON schemas (a types-
 // only module: docs/typescript.md).
@@ -12,6 +13,9 @@ export const SEED = [
   { title: 'A Wizard of Earthsea', author: 'Ursula K. Le Guin', year: 1968, tags: ['fantasy'] },
   { title: 'Dune', author: 'Frank Herbert', year: 1965, tags: ['sf'] }
 ]
+
+// this example's README, served at /docs
+const README = readFileSync(new URL('./README.md', import.meta.url), 'utf8')
 
 /**
  * @param {object} [options]
@@ -33,6 +37,17 @@ export function build ({ logger = false, apiKey, store = new BookStore(SEED), en
     reply.header('x-request-id', req.id)
   })
 
+  // Every route as it is declared, for the index at / (an onRoute hook sees
+  // each route of each plugin as it is added).
+  /** @type {string[]} */
+  const routes = []
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`)
+  })
+
+  // What a client finds first: what this API offers and where its docs are.
+  app.get('/', () => ({ name: 'bookstore API', docs: '/docs', routes }))
+  app.get('/docs', (req, reply) => reply.type('text/markdown; charset=utf-8').send(README))
   app.get('/health', () => ({ status: 'ok' }))
 
   app.register(async (api) => {

@@ -28,6 +28,20 @@ describe('through inject', () => {
     assert.ok(res.headers['x-request-id'], 'x-request-id header is set by the onRequest hook')
   })
 
+  test('GET / lists what the API offers and where its docs are; /docs serves them', async () => {
+    const res = await app.inject('/')
+    assert.equal(res.statusCode, 200)
+    const index = res.json()
+    assert.equal(index.docs, '/docs')
+    for (const route of ['GET /health', 'GET /api/v1/books', 'GET /api/v1/books/:id', 'POST /api/v1/books', 'PATCH /api/v1/books/:id', 'DELETE /api/v1/books/:id']) {
+      assert.ok(index.routes.includes(route), `${route} in ${index.routes}`)
+    }
+    const docs = await app.inject('/docs')
+    assert.equal(docs.statusCode, 200)
+    assert.match(String(docs.headers['content-type']), /^text\/markdown/)
+    assert.match(docs.body, /^# Example: a bookstore JSON API/)
+  })
+
   test('lists books with defaults, without internal fields', async () => {
     const res = await app.inject('/api/v1/books')
     assert.equal(res.statusCode, 200)
