@@ -4,9 +4,13 @@
 // A middleware that calls next() synchronously keeps the request on the
 // sync path; one that ends the response itself ends the lifecycle.
 //
-// Headers a middleware sets become the reply's (adoptHeaders): the route
-// sees them through reply.getHeader(), and a later reply.header('vary', …)
-// adds to cors's `Vary: Origin` instead of replacing it.
+// One set of headers, whoever sets them: while a middleware runs, the
+// response object it holds carries every header the reply has so far
+// (lendHeaders: helmet's, cors's, a hook's), so a middleware that answers
+// itself (serve-static) sends them, as Express does; when it calls next(),
+// the headers on that object become the reply's again (adoptHeaders): the
+// route sees them through reply.getHeader(), and a later
+// reply.header('vary', …) adds to cors's `Vary: Origin`.
 //
 // Whatever a middleware does, one request cannot take the process down: a
 // synchronous throw, next(err) and a rejected promise (an async middleware)
@@ -51,6 +55,7 @@ export function middlewareHook (mw, mount = '') {
       const rest = url.slice(mount.length)
       creq.url = rest === '' ? '/' : rest[0] === '?' ? '/' + rest : rest
     }
+    const lent = lendHeaders(reply, cres)
     let state = 0 // 0 pending, 1 next() called, 2 the response ended first
     let returned = false
     /** @type {unknown} */
@@ -93,7 +98,7 @@ export function middlewareHook (mw, mount = '') {
     }
     if (state === 1) {
       if (error && !forErrors) throw error
-      adoptHeaders(reply, cres)
+      adoptHeaders(reply, cres, lent)
       return
     }
     return new Promise((/** @type {(v?: unknown) => void} */ resolve, reject) => {
@@ -114,7 +119,7 @@ export function middlewareHook (mw, mount = '') {
       cres.once('close', ended)
     }).then(() => {
       if (cres.headersSent || state === 2) answered(reply, undefined)
-      else adoptHeaders(reply, cres)
+      else adoptHeaders(reply, cres, lent)
     }, (err) => {
       if (cres.headersSent) answered(reply, err)
       else if (!forErrors) throw err
@@ -149,23 +154,58 @@ function answered (reply, err) {
 }
 
 /**
- * Headers a middleware set on the response object become the reply's own
- * once it calls next(): reply.getHeader() and getHeaders() see them, and
- * they are sent once. A header the reply already has keeps its value (set
- * by a hook before the middleware, it wins, as writeHead wins over
- * setHeader on node:http); Vary and Set-Cookie add to it instead.
- * Content-Type and Content-Length stay on the response object, where the
- * reply's own, chosen from the payload, wins as before.
+ * Puts the reply's headers on the response object a middleware is about
+ * to get, for those it does not have: a middleware sees them (res.getHeader)
+ * and a response it writes itself carries them. Content-Type and
+ * Content-Length stay the reply's, chosen from its payload.
  * @param {import('../reply/reply.js').Reply} reply
  * @param {any} cres
+ * @returns {string[] | null} the names lent
  */
-function adoptHeaders (reply, cres) {
+function lendHeaders (reply, cres) {
+  const own = reply._headers
+  if (own === null || cres.headersSent) return null
+  /** @type {string[] | null} */
+  let lent = null
+  for (const name of Object.keys(own)) {
+    if (name === 'content-type' || name === 'content-length' || cres.hasHeader(name)) continue
+    cres.setHeader(name, own[name])
+    ;(lent ??= []).push(name)
+  }
+  return lent
+}
+
+/**
+ * Once the middleware calls next(), the headers on the response object
+ * are the reply's: what it added or changed replaces the reply's value (it
+ * saw the reply's, lent to it; a Vary or Set-Cookie it extended holds the
+ * reply's entries already), and a lent header it removed is removed. A
+ * header set without having been lent, where the reply has one (a Vary or
+ * Set-Cookie of a middleware's own), adds to the reply's Vary and
+ * Set-Cookie and leaves any other as the reply has it, as writeHead wins
+ * over setHeader on node:http. Content-Type and Content-Length stay on the
+ * response object, where the reply's own, chosen from the payload, wins.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {any} cres
+ * @param {string[] | null} lent  the names lendHeaders put there
+ */
+function adoptHeaders (reply, cres, lent) {
+  if (lent !== null) {
+    for (const name of lent) if (!cres.hasHeader(name)) reply.removeHeader(name)
+  }
   for (const name of cres.getHeaderNames()) {
     if (name === 'content-type' || name === 'content-length') continue
     const value = cres.getHeader(name)
     cres.removeHeader(name)
     if (value === undefined) continue
-    if (name === 'vary' || name === 'set-cookie' || !reply.hasHeader(name)) reply.header(name, value)
+    if (lent !== null && lent.includes(name)) {
+      if (value !== reply._headers?.[name]) {
+        reply.removeHeader(name)
+        reply.header(name, value)
+      }
+    } else if (name === 'vary' || name === 'set-cookie' || !reply.hasHeader(name)) {
+      reply.header(name, value)
+    }
   }
 }
 
