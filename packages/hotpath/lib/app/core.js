@@ -78,7 +78,9 @@ export class Core {
       engine: engineName,
       exposeErrorMessages: options.exposeErrorMessages === true,
       exposeHeadRoutes: this.exposeHeadRoutes,
-      trustProxy: options.trustProxy ?? false
+      trustProxy: options.trustProxy ?? false,
+      caseSensitive: options.caseSensitive ?? true,
+      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false
     })
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
     this.logger = createLogger(options.loggerInstance ?? options.logger)

@@ -72,6 +72,10 @@ export function installExpressRequest (proto) {
     }),
     xhr: settable('xhr', function () {
       return String(this.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest'
+    }),
+    /** req.app: the Express application's settings, read from the hotpath app's options */
+    app: settable('app', function () {
+      return expressApp(this._hotpath?.route.app ?? null)
     })
   }
   members.header = members.get
@@ -81,6 +85,10 @@ export function installExpressRequest (proto) {
 /** @param {object} proto */
 export function installExpressResponse (proto) {
   define(proto, {
+    /** res.app: the same settings as req.app */
+    app: settable('app', function () {
+      return this.req?.app ?? expressApp(null)
+    }),
     status: method(function status (/** @type {number} */ code) {
       this.statusCode = code
       return this
@@ -164,6 +172,69 @@ export function installExpressResponse (proto) {
       return this.send(text)
     })
   })
+}
+
+/** @type {WeakMap<object, ExpressApp>} one settings object per hotpath app */
+const apps = new WeakMap()
+/** @type {ExpressApp | null} for objects that belong to no hotpath request */
+let detached = null
+
+/**
+ * The object Express middleware reads as `req.app`: Express 5's settings
+ * (app.get(name), enabled(), disabled(), set(), locals) with the values
+ * the hotpath app's options give them. 'trust proxy' is hotpath's
+ * `trustProxy`, as given (express-rate-limit refuses `true` and warns
+ * when X-Forwarded-For arrives with `false`); the rest are Express 5's
+ * defaults for what hotpath does too.
+ * @param {{ initialConfig: Record<string, any> } | null} core
+ */
+function expressApp (core) {
+  if (core === null) return (detached ??= new ExpressApp(false, true, false))
+  let app = apps.get(core)
+  if (app === undefined) {
+    const config = core.initialConfig
+    app = new ExpressApp(config.trustProxy, config.caseSensitive !== false, config.ignoreTrailingSlash === true)
+    apps.set(core, app)
+  }
+  return app
+}
+
+class ExpressApp {
+  /**
+   * @param {unknown} trustProxy
+   * @param {boolean} caseSensitive
+   * @param {boolean} ignoreTrailingSlash
+   */
+  constructor (trustProxy, caseSensitive, ignoreTrailingSlash) {
+    /** @type {Record<string, unknown>} */
+    this.settings = {
+      'trust proxy': trustProxy,
+      env: process.env.NODE_ENV ?? 'development',
+      'x-powered-by': false,
+      etag: 'weak',
+      'query parser': 'simple',
+      'subdomain offset': 2,
+      'case sensitive routing': caseSensitive,
+      'strict routing': !ignoreTrailingSlash,
+      'jsonp callback name': 'callback'
+    }
+    /** @type {Record<string, unknown>} */
+    this.locals = { settings: this.settings }
+    this.mountpath = '/'
+  }
+
+  /** @param {string} name */
+  get (name) { return this.settings[name] }
+  /** @param {string} name @param {unknown} value */
+  set (name, value) { this.settings[name] = value; return this }
+  /** @param {string} name */
+  enabled (name) { return Boolean(this.settings[name]) }
+  /** @param {string} name */
+  disabled (name) { return !this.settings[name] }
+  /** @param {string} name */
+  enable (name) { return this.set(name, true) }
+  /** @param {string} name */
+  disable (name) { return this.set(name, false) }
 }
 
 const TYPES = /** @type {Record<string, string>} */ ({
