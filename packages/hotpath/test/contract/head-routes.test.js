@@ -4,6 +4,8 @@
 // takes its place, and exposeHeadRoute / exposeHeadRoutes turn it off.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
+import { Readable, Writable } from 'node:stream'
 import { eachMode, setup } from '../helpers/engines.js'
 import hotpath from '../../lib/index.js'
 
@@ -78,4 +80,62 @@ test('exposeHeadRoutes: false on the app: no HEAD routes, unless a route asks fo
   assert.equal((await app.inject({ method: 'HEAD', url: '/with-head' })).statusCode, 200)
   assert.equal(app.initialConfig.exposeHeadRoutes, false)
   assert.throws(() => hotpath({ exposeHeadRoutes: /** @type {any} */ ('no') }), { code: 'HP_ERR_INVALID_OPTION' })
+})
+
+// @fastify/static answers HEAD with an empty stream and the file's
+// Content-Length; a stream reply to HEAD sends the head, never the stream.
+const FILE = 'abcdefghijklmnopqrstuvwxyz'
+eachMode('HEAD of a stream reply', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {any[]} */
+  const errors = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/file', (req, reply) => {
+        reply.header('content-length', FILE.length).type('text/plain')
+        return Readable.from(req.method === 'HEAD' ? [] : [FILE])
+      })
+      app.get('/full', (_req, reply) => reply.header('content-length', FILE.length).type('text/plain').send(Readable.from([FILE])))
+      app.get('/chunked', (_req, reply) => reply.type('text/plain').send(Readable.from([FILE.slice(0, 5), FILE.slice(5)])))
+    }, { logger: { level: 'error', stream: new Writable({ write (chunk, _e, cb) { errors.push(JSON.parse(chunk.toString())); cb() } }) } })
+  })
+  after(() => s.close())
+
+  for (const path of ['/file', '/full', '/chunked']) {
+    test(`HEAD ${path}: 200 with the GET answer's headers and no body; GET after it answers whole`, async () => {
+      const head = await s.request({ method: 'HEAD', url: path })
+      assert.equal(head.statusCode, 200)
+      assert.equal(head.body, '')
+      assert.match(String(head.headers['content-type']), /^text\/plain/)
+      if (path !== '/chunked') assert.equal(head.headers['content-length'], String(FILE.length))
+      const get = await s.request(path)
+      assert.equal(get.statusCode, 200)
+      assert.equal(get.body, FILE)
+      assert.deepEqual(errors, [])
+    })
+  }
+
+  if (mode !== 'inject') {
+    test('HEAD, then GET on the same kept-alive connection', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+      try {
+        /** @param {string} method */
+        const send = (method) => new Promise((resolve, reject) => {
+          const req = http.request({ port: s.port, host: '127.0.0.1', path: '/file', method, agent }, (res) => {
+            let body = ''
+            res.setEncoding('utf8')
+            res.on('data', (d) => { body += d })
+            res.on('end', () => resolve({ status: res.statusCode, length: res.headers['content-length'], body, reused: req.reusedSocket }))
+          })
+          req.on('error', reject)
+          req.end()
+        })
+        assert.deepEqual(await send('HEAD'), { status: 200, length: String(FILE.length), body: '', reused: false })
+        assert.deepEqual(await send('GET'), { status: 200, length: String(FILE.length), body: FILE, reused: true })
+      } finally {
+        agent.destroy()
+      }
+    })
+  }
 })

@@ -170,6 +170,13 @@ export class InjectResponse {
   respondStream (statusCode, headers, stream, done) {
     if (streamThroughMiddleware(this, statusCode, headers, stream, done)) return
     checkHeaders(headers)
+    if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+      // the head alone, as over a socket: the stream is not read
+      stream.destroy()
+      this.finish(statusCode, headers, EMPTY, headers['content-length'] === undefined)
+      done(null)
+      return
+    }
     /** @type {Buffer[]} */
     const chunks = []
     let started = false

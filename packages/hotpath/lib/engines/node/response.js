@@ -70,6 +70,16 @@ export class NodeResponse extends http.ServerResponse {
     // listener where a throw would end the process: refuse a bad header
     // now, as respond() does, with node:http's own checks.
     checkHeaders(headers)
+    if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+      // The head alone (RFC 9110 §9.3.2): the stream is not read, so its
+      // length (@fastify/static sends HEAD an empty stream with the file's
+      // Content-Length) is never held against the declared one.
+      stream.destroy()
+      this.writeHead(statusCode, headers)
+      this.end()
+      done(null)
+      return
+    }
     new StreamWriter(this, statusCode, headers, stream, done)
   }
 
