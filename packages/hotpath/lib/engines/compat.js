@@ -31,6 +31,7 @@ import { createError } from '../errors.js'
  * @property {Record<string, string>} [trailers]
  * @property {unknown} body  what a body-parsing middleware parsed
  * @property {() => Readable} bodyStream
+ * @property {boolean} [bodyRead]  the core read the whole body (wire)
  */
 /**
  * The engine's response record: a WireResponse, or inject's.
@@ -154,7 +155,9 @@ export class CompatRequest extends Readable {
       // The core read the body already (the route's parser): as on
       // node:http, the stream has ended for a late reader.
       if (err?.code === 'HP_ERR_BODY_CONSUMED') return this.push(null)
+      if (this.aborted || this.destroyed) return
       this.aborted = true
+      this.emit('aborted')
       // As node:http's IncomingMessage does: a client gone mid-body is an
       // 'error' only to someone listening for it; 'close' tells everyone
       // else. An 'error' nobody listens for would end the process.
@@ -171,6 +174,26 @@ export class CompatRequest extends Readable {
         this.push(null)
       }
     })
+  }
+
+  /**
+   * The connection went away before the response was written: what
+   * node:http's IncomingMessage does then, in its order. 'aborted' when
+   * the body was not read to its end (a GET nobody read counts), 'error'
+   * (ECONNRESET, "aborted") only to a listener, then 'close': the clean-up
+   * of an SSE or long-poll route (`req.raw.on('close', …)`) runs.
+   */
+  connectionLost () {
+    if (this.destroyed) return
+    // a body the route's parser read whole has ended, as node:http's
+    // IncomingMessage has once its parser consumed it: 'close' alone
+    if (this.readableEnded || this.raw.bodyRead === true) {
+      this.destroy()
+      return
+    }
+    this.aborted = true
+    this.emit('aborted')
+    this.destroy(this.listenerCount('error') > 0 ? Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) : undefined)
   }
 
   /**

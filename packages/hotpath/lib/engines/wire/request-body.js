@@ -48,6 +48,7 @@ export function completeBody (conn, req) {
     conn.stopped = true
     conn.discard = true
   }
+  if (req.sinkKind === 1 || req.sinkKind === 2) req.bodyRead = true
   if (req.sinkKind === 1) {
     const done = /** @type {(err: any, body?: Buffer) => void} */ (req.done)
     req.done = null
@@ -82,6 +83,7 @@ export function readBody (conn, req, limit, done) {
     const chunks = req.chunks
     req.chunks = null
     req.sinkKind = 3
+    req.bodyRead = true
     return done(null, chunks === null ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, req.buffered))
   }
   if (req.aborted) return done(engineError('HP_ERR_REQUEST_ABORTED'))
@@ -153,6 +155,7 @@ export function bodyStream (conn, req) {
   if (chunks !== null) for (const c of chunks) stream.push(c)
   if (req.complete) {
     req.sinkKind = 3
+    req.bodyRead = true
     stream.push(null)
   } else if (req.aborted) {
     stream.destroy(engineError('HP_ERR_REQUEST_ABORTED'))

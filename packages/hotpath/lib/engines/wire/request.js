@@ -52,6 +52,8 @@ export class WireRequest {
     this.buffered = 0
     /** 0 nobody reads the body yet, 1 readBody, 2 bodyStream, 3 discarded */
     this.sinkKind = 0
+    /** the whole body went to its reader (readBody's callback, the end of bodyStream) */
+    this.bodyRead = false
     /** readBody's state */
     this.limit = 0
     /** @type {((err: any, body?: Buffer) => void) | null} */

@@ -103,6 +103,13 @@ export class WireResponse {
    * @param {Error | null} err
    */
   ended (err) {
+    const compat = this.compatRes
+    if (err !== null && compat !== null) {
+      // node:http's order when the client leaves: the request's 'aborted',
+      // the response's 'close', then what the core does (req.signal)
+      compat.req.connectionLost()
+      compat.finish(err)
+    }
     const listener = this.endListener
     if (listener !== null) {
       const arg = this.endArg
@@ -110,7 +117,7 @@ export class WireResponse {
       this.endArg = null
       listener(arg, err)
     }
-    if (this.compatRes !== null) this.compatRes.finish(err)
+    if (err === null && compat !== null) compat.finish(err)
   }
 }
 
