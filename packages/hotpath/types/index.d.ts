@@ -948,8 +948,48 @@ export interface HotpathOptions {
   caseSensitive?: boolean
   /** '/foo/' matches '/foo' (default false). */
   ignoreTrailingSlash?: boolean
+  /** '//a///b' matches '/a/b' (default false). */
+  ignoreDuplicateSlashes?: boolean
+  /** Route regexps find-my-way deems unsafe (backtracking) are accepted (default false). */
+  allowUnsafeRegex?: boolean
+  /** The router options above, as Fastify 5 groups them; a top-level one wins. */
+  routerOptions?: {
+    caseSensitive?: boolean
+    ignoreTrailingSlash?: boolean
+    ignoreDuplicateSlashes?: boolean
+    maxParamLength?: number
+    allowUnsafeRegex?: boolean
+    useSemicolonDelimiter?: false
+  }
   /** Request ids; by default a per-app counter ('req-1', 'req-2', ...). */
   genReqId?: (raw: RawRequest) => string
+  /** The header a request id is taken from when a request has it (true: 'request-id'; default none). */
+  requestIdHeader?: string | boolean
+  /** The key of the request id on a request's log lines (default 'reqId'). */
+  requestIdLogLabel?: string
+  /** No "request completed" line per request (default false). */
+  disableRequestLogging?: boolean
+  /** Requests served on one connection before it closes (default 0, unlimited). */
+  maxRequestsPerSocket?: number
+  /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */
+  ajv?: { customOptions?: Record<string, unknown>, plugins?: ReadonlyArray<((ajv: any, options?: any) => unknown) | readonly [(ajv: any, options?: any) => unknown, unknown]>, onCreate?: (ajv: any) => void }
+  /**
+   * Fastify options hotpath accepts only with the value that describes what
+   * it does (any other is refused: HP_ERR_UNSUPPORTED_OPTION;
+   * docs/migrating-from-fastify.md).
+   */
+  http2?: false
+  http?: null
+  connectionTimeout?: 0
+  handlerTimeout?: 0
+  pluginTimeout?: 0
+  onProtoPoisoning?: 'error'
+  onConstructorPoisoning?: 'error'
+  return503OnClosing?: true
+  useSemicolonDelimiter?: false
+  allowErrorHandlerOverride?: true
+  /** Applies to HTTP/2 only: accepted, as Fastify accepts it without http2. */
+  http2SessionTimeout?: number
   /** TLS options: serves HTTPS. */
   https?: SecureContextOptions & TlsOptions
   /** 'wire' (default) runs on hotpath's own HTTP/1.1 engine; 'node' on node:http. */

@@ -35,6 +35,17 @@ hotpath({ bodylimit: 10 })
 // @ts-expect-error genReqId returns a string
 hotpath({ genReqId: () => 42 })
 
+// Fastify's options: those implemented, and those accepted with hotpath's own behaviour
+hotpath({ requestIdHeader: 'x-request-id', requestIdLogLabel: 'requestId', disableRequestLogging: true, maxRequestsPerSocket: 100 })
+hotpath({ ignoreDuplicateSlashes: true, routerOptions: { ignoreTrailingSlash: true }, ajv: { customOptions: { allErrors: true }, plugins: [(ajv) => ajv] } })
+hotpath({ http2: false, pluginTimeout: 0, return503OnClosing: true, onProtoPoisoning: 'error' })
+// @ts-expect-error HTTP/2 is not implemented: refused at construction, and by the types
+hotpath({ http2: true })
+// @ts-expect-error plugins are never timed out
+hotpath({ pluginTimeout: 10_000 })
+// @ts-expect-error not supported
+hotpath({ rewriteUrl: () => '/' })
+
 hotpath({ load: { maxEventLoopDelay: 200, maxEventLoopUtilization: 0.98, maxHeapUsedBytes: 1e9, maxRssBytes: 2e9, sampleInterval: 500, retryAfter: 5 } })
 // @ts-expect-error load limits are numbers
 hotpath({ load: { maxEventLoopDelay: '200ms' } })
