@@ -7,6 +7,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
+import net from 'node:net'
+import { once } from 'node:events'
 import { createHash, randomBytes } from 'node:crypto'
 import busboy from 'busboy'
 import multer from 'multer'
@@ -258,6 +260,78 @@ eachMode('a body read whole by a preParsing hook', (mode) => {
     assert.deepEqual(next.json(), { ok: true })
   })
 })
+
+// A reader slower than the client: reading from the socket stops while the
+// reader holds what it was given, so the body waits in the client and the
+// kernel, not in the server's memory. Counted with the server socket's
+// bytesRead while the reader has stopped.
+eachMode('a stalled reader of req.raw behind a pass-through hook', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {{ socket: any, release: () => void } | null} */
+  let held = null
+  /** @type {(value: void) => void} */
+  let stalled = () => {}
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.addContentTypeParser('application/octet-stream', (/** @type {any} */ req, /** @type {any} */ payload, /** @type {Function} */ done) => done(null))
+      app.addHook('preParsing', passThrough)
+      app.post('/slow', async (/** @type {any} */ req) => {
+        const raw = req.raw
+        const hash = createHash('sha256')
+        let size = 0
+        await new Promise((resolve) => raw.once('readable', resolve))
+        // the reader takes one part, then stops until the test lets it go on
+        for (let c; (c = raw.read()) !== null;) { size += c.length; hash.update(c) }
+        await new Promise((resolve) => {
+          held = { socket: raw.socket, release: () => resolve(undefined) }
+          stalled()
+        })
+        for await (const c of raw) { size += c.length; hash.update(c) }
+        return { size, sha256: hash.digest('hex') }
+      })
+    })
+  })
+  after(() => s.close())
+
+  test('the server stops reading the socket; the whole body arrives once the reader goes on', async () => {
+    const total = 48 * 1024 * 1024
+    const block = randomBytes(1024 * 1024)
+    const expected = createHash('sha256')
+    for (let i = 0; i < total / block.length; i++) expected.update(block)
+    const socket = net.connect(s.port, '127.0.0.1')
+    await once(socket, 'connect')
+    const reached = new Promise((resolve) => { stalled = resolve })
+    socket.write(`POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${total}\r\nConnection: close\r\n\r\n`)
+    let sent = 0
+    // write until the socket stops taking more for a while
+    while (sent < total) {
+      sent += block.length
+      if (!socket.write(block)) {
+        const drained = await Promise.race([once(socket, 'drain').then(() => true), new Promise((resolve) => setTimeout(resolve, 300, false))])
+        if (!drained && held !== null) break
+      }
+    }
+    await reached
+    const h = /** @type {{ socket: any, release: () => void }} */ (/** @type {unknown} */ (held))
+    assert.ok(sent < total, 'the client could not send the whole body while the reader was stopped')
+    assert.ok(h.socket.bytesRead < 16 * 1024 * 1024, `the server read ${h.socket.bytesRead} bytes while its reader held the first part`)
+    const response = new Promise((resolve) => {
+      /** @type {Buffer[]} */
+      const chunks = []
+      socket.on('data', (c) => chunks.push(c))
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString()))
+    })
+    h.release()
+    while (sent < total) {
+      sent += block.length
+      if (!socket.write(block)) await once(socket, 'drain')
+    }
+    const text = /** @type {string} */ (await response)
+    assert.match(text, /^HTTP\/1\.1 200 /)
+    assert.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { size: total, sha256: expected.digest('hex') })
+  })
+}, SOCKET_MODES)
 
 // node:http's IncomingMessage is the body stream itself: what a hook read
 // of it is gone for a later reader there. wire and inject hand req.raw the
