@@ -144,6 +144,17 @@ export class CompatRequest extends Readable {
         return
       }
     }
+    // closed before this reader came (a preParsing hook held it while the
+    // client went away): its events are past, its end is known
+    if (body.closed) {
+      if (/** @type {any} */ (this.raw).aborted === true) {
+        this.aborted = true
+        this.destroy()
+      } else {
+        this.push(null)
+      }
+      return
+    }
     let settled = false
     body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
     body.on('end', () => {
