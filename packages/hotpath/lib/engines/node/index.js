@@ -112,6 +112,46 @@ export function createNodeEngine (options) {
    * @param {import('node:net').Socket} socket
    */
   function onClientError (err, socket) {
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      // node:http checks its timeouts in a timer, and timers run before the
+      // event loop reads the sockets: after a turn the process spent busy
+      // (a loaded machine), bytes that arrived meanwhile are still unread,
+      // and the head of a first request is timed from the connection's
+      // accept. Whether the client is late is known once they are read.
+      const incoming = /** @type {any} */ (socket).parser?.incoming ?? null
+      setImmediate(timeoutAfterReads, err, socket, incoming, incoming !== null && incoming.complete)
+      return
+    }
+    answerClientError(err, socket)
+  }
+
+  /**
+   * After the reads of node:http's timeout turn: 408 only if the client is
+   * still behind. node:http no longer times the message out (it left its
+   * list); a head read since is timed anew from now, a body the
+   * application has not read (the socket paused) by the core's timer.
+   * @param {Error} err
+   * @param {import('node:net').Socket} socket
+   * @param {http.IncomingMessage | null} before  the message being read at the timeout
+   * @param {boolean} wasComplete
+   */
+  function timeoutAfterReads (err, socket, before, wasComplete) {
+    if (socket.destroyed) return
+    const incoming = /** @type {any} */ (socket).parser?.incoming ?? null
+    if (incoming !== before) return // a new head: it had arrived
+    if (incoming !== null && !wasComplete) {
+      if (incoming.complete) return // the rest of the body had arrived
+      const res = /** @type {any} */ (socket)._httpMessage
+      if (socket.isPaused() && res != null && !res.headersSent) return // the application's time
+    }
+    answerClientError(err, socket)
+  }
+
+  /**
+   * @param {Error & { code?: string, reason?: string }} err
+   * @param {import('node:net').Socket} socket
+   */
+  function answerClientError (err, socket) {
     if (log) log(err)
     if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
       const answer = err.code === 'HPE_HEADER_OVERFLOW' ? errorAnswer('HP_ERR_HEADERS_TOO_LARGE')

@@ -30,7 +30,7 @@ function checkResponse (out, r, sentAll = false, label = 'a request') {
   count(out, `status ${r.status}`)
   // RFC 9110 §15.5.9: 408 says the client was too slow to send; every byte
   // of this request went out at once, well inside the timeouts
-  if (r.status === 408 && sentAll) out.failures.push({ kind: 'wrong-answer', detail: `408 to ${label}, whose head and body were all sent at once` })
+  if (r.status === 408 && sentAll) out.failures.push({ kind: 'wrong-answer', detail: `408 to ${label}, whose head and body were all sent at once; the answer's head: ${JSON.stringify(r.head)}` })
   if (r.status >= 500) {
     const text = r.body.toString('latin1')
     if (/chaos-secret|\n\s+at .*:\d+:\d+/.test(text)) out.failures.push({ kind: 'leak', detail: `${r.status} to ${label} shows an internal message: ${text.slice(0, 200)}` })
