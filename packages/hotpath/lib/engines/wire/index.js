@@ -31,8 +31,10 @@ export class WireEngine {
     this.closeGraceTimeout = options.closeGraceTimeout ?? 10_000
     /** @type {boolean | 'idle'} see EngineOptions */
     this.forceCloseConnections = options.forceCloseConnections ?? false
-    /** coarse clock for timeouts, refreshed by the shared timer */
+    /** coarse clock for timeouts, advanced by the shared timer (./timers.js) */
     this.clock = Date.now()
+    /** Date.now() when the shared timer last ran */
+    this.tickedAt = this.clock
     this.second = 0
     this.dateLine = ''
     this.refreshDate(this.clock)

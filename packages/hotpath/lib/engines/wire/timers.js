@@ -9,36 +9,67 @@ import { P_HEAD, P_BODY, P_BUSY, P_IDLE, P_LINGER } from './states.js'
 import { send } from './output.js'
 import { abortBody, engineError } from './request-body.js'
 import { errorResponse } from './writer.js'
-import { TIMEOUT_LINGER_MS, CLOSE_IDLE_MS } from './limits.js'
+import { TIMEOUT_LINGER_MS, CLOSE_IDLE_MS, TICK_MS } from './limits.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 
 /**
- * The one shared timer: refreshes the Date header and enforces every
- * connection's timeout.
+ * The one shared timer: refreshes the Date header and the timeouts' clock,
+ * and enforces every connection's timeout.
+ *
+ * A tick that comes late comes after a turn the process spent busy (a
+ * loaded machine): the clock counts at most two periods for it, so that
+ * time the server could not read is not counted against its clients. And
+ * timers run before the sockets are read: a client that seems late may
+ * have sent what the server has not read yet, so a head or a body past its
+ * time is judged after this turn's reads.
  * @param {import('./index.js').WireEngine} engine
  */
 export function tick (engine) {
   const now = Date.now()
-  engine.clock = now
+  engine.clock += Math.min(Math.max(0, now - engine.tickedAt), 2 * TICK_MS)
+  engine.tickedAt = now
   engine.refreshDate(now)
-  const { headersTimeout, requestTimeout, keepAliveTimeout } = engine.limits
+  let late = false
   for (const conn of engine.connections) {
-    const age = now - conn.since
     switch (conn.phase) {
       case P_HEAD:
-        if ((headersTimeout > 0 && age > headersTimeout) || (requestTimeout > 0 && age > requestTimeout)) timeout(conn)
-        break
       case P_BODY:
-        if (requestTimeout > 0 && age > requestTimeout) timeout(conn)
+        if (!late && overdue(engine, conn)) {
+          late = true
+          setImmediate(timeoutLate, engine)
+        }
         break
       case P_IDLE:
-        if (age > keepAliveTimeout || (engine.closing && age >= CLOSE_IDLE_MS)) timeout(conn)
+        if (engine.clock - conn.since > engine.limits.keepAliveTimeout || (engine.closing && engine.clock - conn.since >= CLOSE_IDLE_MS)) timeout(conn)
         break
       case P_LINGER:
-        if (age > conn.linger) timeout(conn)
+        if (engine.clock - conn.since > conn.linger) timeout(conn)
         break
     }
+  }
+}
+
+/**
+ * A head (headersTimeout, and requestTimeout) or a body being read
+ * (requestTimeout) past its time.
+ * @param {import('./index.js').WireEngine} engine
+ * @param {Connection} conn
+ */
+function overdue (engine, conn) {
+  const { headersTimeout, requestTimeout } = engine.limits
+  const age = engine.clock - conn.since
+  if (conn.phase === P_HEAD) return (headersTimeout > 0 && age > headersTimeout) || (requestTimeout > 0 && age > requestTimeout)
+  return conn.phase === P_BODY && requestTimeout > 0 && age > requestTimeout
+}
+
+/**
+ * After the reads of the tick's turn: 408 to the clients still late.
+ * @param {import('./index.js').WireEngine} engine
+ */
+function timeoutLate (engine) {
+  for (const conn of engine.connections) {
+    if (overdue(engine, conn)) timeout(conn)
   }
 }
 
