@@ -72,12 +72,37 @@ export class InFlight {
     const tick = ++this.tick
     // Oldest first: stop at the first request still within its time.
     let reply = this.oldest
+    let reading = false
     while (reply !== null && tick - reply._since > this.timeoutTicks) {
       const next = reply._newer
-      this.untrack(reply)
-      timeoutReply(reply, this.requestTimeout)
-      if (!reply._done && !reply._tracked) this.track(reply) // an error handler still running gets one more period
+      // Timers run before the sockets are read: a body the client has
+      // sent may not be read yet after a turn the process spent busy, so
+      // a request reading its body is judged after this turn's reads.
+      if (reply._readingBody) reading = true
+      else this.expire(reply)
       reply = next
     }
+    if (reading) setImmediate(expireReading, this)
+  }
+
+  /** @param {Reply} reply */
+  expire (reply) {
+    this.untrack(reply)
+    timeoutReply(reply, this.requestTimeout)
+    if (!reply._done && !reply._tracked) this.track(reply) // an error handler still running gets one more period
+  }
+}
+
+/**
+ * After the reads of a sweep's turn: the requests past their time that are
+ * still reading their body (408 if the client has not sent it all).
+ * @param {InFlight} inFlight
+ */
+function expireReading (inFlight) {
+  let reply = inFlight.oldest
+  while (reply !== null && inFlight.tick - reply._since > inFlight.timeoutTicks) {
+    const next = reply._newer
+    if (reply._readingBody) inFlight.expire(reply)
+    reply = next
   }
 }
