@@ -52,7 +52,8 @@ const UNSUPPORTED = 3
  * @param {Record<string,string>} [o.env]
  * @param {string} o.nodeBin
  * @param {number | null} o.cpu    CPU to pin to, or null
- * @param {number} [o.startTimeout]
+ * @param {number} [o.startTimeout]  ms to wait for the server to listen; 0 waits as long as it runs
+ *   (tests: a loaded machine can take longer than any fixed time, and the test's own timeout bounds it)
  * @returns {Promise<ServerHandle>} rejects with an Error whose `unsupported` is true when the target does not serve the scenario
  */
 export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTimeout = 20000 }) {
@@ -73,14 +74,20 @@ export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTim
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
   let exit = null
-  child.on('exit', (code, signal) => { exit = { code, signal } })
-  child.on('error', (err) => { exit = { code: null, signal: null, error: err } })
+  // the wait below wakes on the target's 'lab:listening' or its exit
+  let wake = () => {}
+  child.on('exit', (code, signal) => { exit = { code, signal }; wake() })
+  child.on('error', (err) => { exit = { code: null, signal: null, error: err }; wake() })
   let seq = 0
   const pending = new Map()
+  let listening = false
   child.on('message', (msg) => {
     if (msg && msg.type === 'lab:stats' && pending.has(msg.id)) { pending.get(msg.id)(msg); pending.delete(msg.id) }
+    if (msg && msg.type === 'lab:listening') { listening = true; wake() }
   })
 
+  // Ready when the target says it listens (targets/common.js ready()), or,
+  // for a --cmd server that cannot say so, when the port takes a connection.
   const started = Date.now()
   for (;;) {
     if (exit) {
@@ -90,13 +97,17 @@ export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTim
       err.unsupported = exit.code === UNSUPPORTED
       throw err
     }
-    if (await canConnect(port)) break
-    if (Date.now() - started > startTimeout) {
+    if (listening || await canConnect(port)) break
+    if (startTimeout > 0 && Date.now() - started > startTimeout) {
       child.kill('SIGKILL')
       throw new Error(`did not listen on port ${port} within ${startTimeout} ms${out.trim() ? `: ${lastLines(out)}` : ''}`)
     }
-    await new Promise((resolve) => setTimeout(resolve, 25))
+    await new Promise((resolve) => {
+      wake = resolve
+      setTimeout(resolve, 25)
+    })
   }
+  wake = () => {}
 
   const ipc = () => new Promise((resolve) => {
     if (!child.connected) return resolve(null)

@@ -14,7 +14,7 @@ const scenarios = ['hello', 'json-post', 'hooks'].map(getScenario)
 for (const target of targets) {
   test(`target ${target.id} answers every checked scenario correctly`, { timeout: 60000 }, async () => {
     for (const scenario of scenarios) {
-      const srv = await startServer({ file: target.file, env: { ...target.env, LAB_SCENARIO: scenario.id }, nodeBin: process.execPath, cpu: null })
+      const srv = await startServer({ file: target.file, env: { ...target.env, LAB_SCENARIO: scenario.id }, nodeBin: process.execPath, cpu: null, startTimeout: 0 })
       try {
         const r = await checkTarget({ port: srv.port, scenario })
         assert.deepEqual(r.problems, [], `${target.id} · ${scenario.id}`)
@@ -27,6 +27,6 @@ for (const target of targets) {
 
 test('a target that does not serve a scenario says so instead of failing', async () => {
   const target = targets.find((t) => t.id === 'node-http')
-  await assert.rejects(startServer({ file: target.file, env: { LAB_SCENARIO: 'no-such-scenario' }, nodeBin: process.execPath, cpu: null }),
+  await assert.rejects(startServer({ file: target.file, env: { LAB_SCENARIO: 'no-such-scenario' }, nodeBin: process.execPath, cpu: null, startTimeout: 0 }),
     (err) => err.unsupported === true)
 })
