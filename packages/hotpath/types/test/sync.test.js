@@ -34,8 +34,10 @@ test('every hook name has an addHook overload', () => {
 })
 
 test('the runtime exports what the types declare', () => {
-  assert.deepEqual(Object.keys(runtime).sort(), ['HttpError', 'default', 'hotpath', 'plugin'])
+  // 'module.exports' is what require('hotpath') returns (Node's require(esm) interop name)
+  assert.deepEqual(Object.keys(runtime).sort(), ['HttpError', 'default', 'hotpath', 'module.exports', 'plugin'])
   assert.equal(runtime.default, runtime.hotpath)
+  assert.equal(runtime['module.exports'], runtime.hotpath)
   for (const name of ['HttpError', 'plugin', 'hotpath']) assert.match(dts, new RegExp(`\\b${name}\\b`))
 })
 
@@ -43,10 +45,18 @@ test('the options in the types are the ones the runtime reads', () => {
   const app = runtime.default()
   assert.equal(typeof app.inject, 'function')
   assert.deepEqual(propsOf('HotpathOptions'), [
-    'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'engine', 'exposeErrorMessages', 'exposeHeadRoutes', 'forceCloseConnections', 'genReqId', 'headersTimeout', 'https',
-    'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout', 'load', 'logger', 'loggerInstance', 'maxHeaderSize',
-    'maxParamLength', 'requestTimeout', 'trustProxy'
-  ])
+    'ajv', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'exposeErrorMessages', 'exposeHeadRoutes',
+    'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
+    'load', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout',
+    'routerOptions', 'trustProxy',
+    // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
+    'allowErrorHandlerOverride', 'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout', 'onConstructorPoisoning', 'onProtoPoisoning',
+    'pluginTimeout', 'return503OnClosing', 'useSemicolonDelimiter'
+  ].sort())
+  // each of those, given another value, is refused by the runtime
+  for (const [name, value] of [['http2', true], ['pluginTimeout', 1], ['return503OnClosing', false], ['useSemicolonDelimiter', true], ['http', {}]]) {
+    assert.throws(() => runtime.default({ [name]: value }), { code: 'HP_ERR_UNSUPPORTED_OPTION' }, name)
+  }
   // A wrong type for a numeric option is refused at once by the runtime too.
   assert.throws(() => runtime.default({ bodyLimit: /** @type {any} */ ('1mb') }), { code: 'HP_ERR_INVALID_OPTION' })
 })
