@@ -141,6 +141,10 @@ function settleWithDone (fn, self, args, rejected) {
 
 /** @param {Core} core */
 export async function doReady (core) {
+  // The boot takes a turn of the event loop before it starts, as Fastify's
+  // (avvio) does: routes, hooks and plugins added in the turn that called
+  // ready() or listen() (a test file's first tests) are still taken.
+  await new Promise(setImmediate)
   await loadPlugins(core, core.root)
   if (core.loadError !== null) throw core.loadError
   core.locked = true
