@@ -334,3 +334,16 @@ for (const name of /** @type {const} */ (['node', 'wire', 'inject'])) {
     })
   })
 }
+
+for (const name of /** @type {const} */ (['node', 'wire'])) {
+  test(`engine contract [${name}]: listen() with no host binds 'localhost' only, as Fastify does`, async () => {
+    const engine = createEngine(name, OPTIONS)
+    engine.setHandler(handler)
+    const address = await engine.listen({ port: 0 })
+    try {
+      assert.ok(['127.0.0.1', '::1'].includes(address.address), `bound to ${address.address}`)
+    } finally {
+      await engine.close()
+    }
+  })
+}

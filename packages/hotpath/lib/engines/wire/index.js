@@ -139,7 +139,9 @@ export class WireEngine {
       const server = this.server
       const onErr = (/** @type {Error} */ err) => reject(err)
       server.once('error', onErr)
-      server.listen({ port: opts.port ?? 0, host: opts.host, backlog: opts.backlog }, () => {
+      // 'localhost' when no host is given, as the node engine and Fastify
+      // listen: a server is not reachable from other machines by default.
+      server.listen({ port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }, () => {
         server.removeListener('error', onErr)
         this.startTimer()
         resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
