@@ -743,7 +743,9 @@ export interface RouteMethods<TP = never> {
   delete: RouteShorthand<this, TP>
   head: RouteShorthand<this, TP>
   options: RouteShorthand<this, TP>
-  /** Every method. */
+  trace: RouteShorthand<this, TP>
+  query: RouteShorthand<this, TP>
+  /** Every method in `supportedMethods`. */
   all: RouteShorthand<this, TP>
   /** S is inferred from `options.schema` alone, as in RouteShorthand. */
   route<G extends RouteGeneric = {}, const S extends RouteSchema = {}>(options: NoInfer<RouteOptions<RouteGenericOf<G, S, TP>> & { schema?: WrittenSchemaCheck<G> }> & { schema?: S }): this
@@ -819,6 +821,10 @@ export interface HotpathInstance extends RouteMethods {
   getSchema(id: string): JSONSchema | undefined
   /** The options the app was created with, limits resolved; frozen. */
   readonly initialConfig: Readonly<Record<string, unknown>>
+  /** The methods routes may use: those whose bodies are not parsed, then those whose bodies are. */
+  readonly supportedMethods: string[]
+  /** Lets routes use another method Node.js parses, with a shorthand named after it (`app.propfind`); `hasBody` parses its bodies. */
+  addHttpMethod(method: string, options?: { hasBody?: boolean, overrideExisting?: boolean }): this
 
   /** Connect/Express middleware, one or more functions or arrays of them, run at onRequest in order. */
   use(middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this

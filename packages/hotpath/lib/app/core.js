@@ -57,6 +57,14 @@ export class Core {
     if (options.exposeHeadRoutes !== undefined && typeof options.exposeHeadRoutes !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeHeadRoutes', 'expected a boolean')
     /** a GET route answers HEAD too, through a HEAD route of its own (Fastify's exposeHeadRoutes) */
     this.exposeHeadRoutes = options.exposeHeadRoutes ?? true
+    // The methods routes may use (Fastify 5's supportedMethods; more with
+    // addHttpMethod): those whose request bodies are parsed, and those whose
+    // bodies are not (RFC 9110 §9.3: a GET or HEAD body has no defined
+    // semantics).
+    /** @type {Set<string>} */
+    this.bodyMethods = new Set(['DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'])
+    /** @type {Set<string>} */
+    this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
       https: options.https,

@@ -12,10 +12,11 @@ import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
+import { METHODS as NODE_METHODS } from 'node:http'
 
 export { Core }
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+let warnedOverride = false
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
 const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log'])
 
@@ -81,7 +82,10 @@ export class Hotpath {
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
     for (const m of methods) {
-      if (typeof m !== 'string' || !/^[A-Z]+$/.test(m)) throw createError('HP_ERR_INVALID_ROUTE', `unknown method ${JSON.stringify(m)}`)
+      if (typeof m !== 'string') throw createError('HP_ERR_INVALID_ROUTE', `Provided method is invalid! expected a method name, got ${String(m)}`)
+      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `${m} method is not supported. addHttpMethod() adds it`)
+      // a body schema on a method whose bodies are never parsed would never run
+      if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
     for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
     if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
@@ -137,7 +141,51 @@ export class Hotpath {
   /** @param {string} path @param {any} a @param {any} [b] */
   options (path, a, b) { return this._shorthand(['OPTIONS'], path, a, b) }
   /** @param {string} path @param {any} a @param {any} [b] */
-  all (path, a, b) { return this._shorthand(METHODS, path, a, b) }
+  trace (path, a, b) { return this._shorthand(['TRACE'], path, a, b) }
+  /** @param {string} path @param {any} a @param {any} [b] */
+  query (path, a, b) { return this._shorthand(['QUERY'], path, a, b) }
+  /** Every method in supportedMethods. @param {string} path @param {any} a @param {any} [b] */
+  all (path, a, b) { return this._shorthand(this.supportedMethods, path, a, b) }
+
+  /** The methods routes may use, as Fastify 5's supportedMethods: those without a parsed body first. */
+  get supportedMethods () {
+    const core = this._core
+    return [...core.bodylessMethods, ...core.bodyMethods]
+  }
+
+  /**
+   * Lets routes use one more of the methods Node.js parses (WebDAV's
+   * PROPFIND, CalDAV's MKCALENDAR…), with a shorthand of its own
+   * (`app.propfind(path, handler)`), as Fastify's addHttpMethod: with
+   * `hasBody`, its request bodies are parsed as a POST's. For a method
+   * routes may use already, it changes whether its bodies are parsed;
+   * Node.js warns when it does so without `overrideExisting`, as Fastify.
+   * @param {string} method
+   * @param {{ hasBody?: boolean, overrideExisting?: boolean }} [options]
+   */
+  addHttpMethod (method, { hasBody = false, overrideExisting = false } = {}) {
+    const core = this._core
+    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw createError('HP_ERR_INVALID_OPTION', 'addHttpMethod', `Provided method is invalid! ${JSON.stringify(method)} is not one of the methods Node.js parses`)
+    if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method)) && !warnedOverride) {
+      // Fastify's deprecation of this use of its API, once per process as Fastify warns
+      warnedOverride = true
+      process.emitWarning(`addHttpMethod for the existing method "${method}" without { overrideExisting: true } is deprecated; Fastify 6 throws`, { type: 'FastifyDeprecation', code: 'FSTDEP025' })
+    }
+    if (hasBody === true) {
+      core.bodyMethods.add(method)
+      core.bodylessMethods.delete(method)
+    } else {
+      core.bodylessMethods.add(method)
+      core.bodyMethods.delete(method)
+    }
+    const name = method.toLowerCase()
+    if (!this.hasDecorator(name)) {
+      this.decorate(name, /** @this {Hotpath} @param {string} path @param {any} a @param {any} [b] */ function (path, a, b) {
+        return this._shorthand([method], path, a, b)
+      })
+    }
+    return this
+  }
 
   // --- hooks, handlers, parsers --------------------------------------------
 

@@ -8,10 +8,6 @@ import { createError } from '../errors.js'
 import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 
-// Methods whose requests may carry a body hotpath parses (RFC 9110 §9.3:
-// GET and HEAD bodies have no defined semantics and are not parsed).
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'])
-
 export class Route {
   /**
    * @param {import('../app/core.js').Core} app
@@ -93,7 +89,7 @@ export class Route {
     }
     this.errorHandler = ctx.findErrorHandler() ?? defaultErrorHandler
     this.parsers = ctx.findParsers()
-    this.parseBody = BODY_METHODS.has(this.method)
+    this.parseBody = this.app.bodyMethods.has(this.method)
     this.bodyLimit = opts.bodyLimit ?? this.app.bodyLimit
     // Fastify's `logLevel`, on the route or on the register() of a plugin
     // above it: the route's requests (and hotpath's lines about them) log at
