@@ -825,6 +825,12 @@ export interface HotpathInstance extends RouteMethods {
   readonly supportedMethods: string[]
   /** Lets routes use another method Node.js parses, with a shorthand named after it (`app.propfind`); `hasBody` parses its bodies. */
   addHttpMethod(method: string, options?: { hasBody?: boolean, overrideExisting?: boolean }): this
+  /** The route a request for this method and URL would reach: its handler, params and query (copies), or null. */
+  findRoute(options: { method: string, url: string, constraints?: Record<string, unknown> }): { handler: Function, params: Record<string, string | undefined>, searchParams: Record<string, unknown> } | null
+  /** Whether a route is declared for this method and path pattern (and constraints). */
+  hasRoute(options: { method: string, url: string, constraints?: Record<string, unknown> }): boolean
+  /** The route tree as text (find-my-way's prettyPrint); complete after ready(). */
+  printRoutes(options?: { method?: string, commonPrefix?: boolean, includeMeta?: boolean | Array<string | symbol>, includeHooks?: boolean }): string
 
   /** Connect/Express middleware, one or more functions or arrays of them, run at onRequest in order. */
   use(middleware: Middleware | readonly Middleware[], ...more: Array<Middleware | readonly Middleware[]>): this

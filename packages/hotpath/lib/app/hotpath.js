@@ -187,6 +187,43 @@ export class Hotpath {
     return this
   }
 
+  /**
+   * The route a request for `method` and `url` would reach, as Fastify's
+   * findRoute: `{ handler, params, searchParams }` (copies), or null.
+   * @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options
+   */
+  findRoute (options) {
+    const { method, url, constraints } = options ?? {}
+    if (typeof method !== 'string' || typeof url !== 'string' || url === '') return null
+    return this._core.routes.find(method.toUpperCase(), url, constraints)
+  }
+
+  /**
+   * Whether a route is declared for this method and path pattern (with
+   * these constraints, for a constrained one), as Fastify's hasRoute.
+   * @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options
+   */
+  hasRoute (options) {
+    const { method, url, constraints } = options ?? {}
+    if (typeof method !== 'string' || typeof url !== 'string' || url === '') return false
+    return this._core.routes.has(method.toUpperCase(), url, constraints)
+  }
+
+  /**
+   * The route tree as text (find-my-way's prettyPrint), as Fastify's
+   * printRoutes: every method's routes merged, or one method's tree
+   * (`method`); `commonPrefix: false` for one line per path;
+   * `includeMeta` (true, or keys) shows each route's hooks, error handler
+   * and options, `includeHooks` its hooks. Complete after ready(), which
+   * adds GET routes' HEAD routes.
+   * @param {{ method?: string, commonPrefix?: boolean, includeMeta?: boolean | (string | symbol)[], includeHooks?: boolean }} [options]
+   */
+  printRoutes (options = {}) {
+    const opts = { ...options }
+    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...REQUEST_HOOKS]
+    return this._core.routes.print(opts)
+  }
+
   // --- hooks, handlers, parsers --------------------------------------------
 
   /**

@@ -5,6 +5,8 @@
 import { loadModule } from '../require.js'
 import { createError } from '../errors.js'
 import { Route } from './route.js'
+import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { parseQuery } from '../lifecycle/parsers/urlencoded.js'
 
 /** @type {typeof import('find-my-way')} */
 const FindMyWay = loadModule('find-my-way')
@@ -20,7 +22,8 @@ export class RouteTable {
    * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean, allowUnsafeRegex?: boolean, maxParamLength: number }} options
    */
   constructor (options) {
-    this.router = FindMyWay({
+    /** find-my-way's options, for the tree printRoutes() builds too */
+    this.routerOptions = {
       caseSensitive: options.caseSensitive ?? true,
       ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
       ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
@@ -29,7 +32,8 @@ export class RouteTable {
       // The query is parsed lazily by req.query, never by the router.
       querystringParser: /** @type {any} */ (noop),
       onBadUrl: noop
-    })
+    }
+    this.router = FindMyWay(this.routerOptions)
     /** @type {Route[]} */
     this.routes = []
     /** path → method → route, for paths with no parameter or escape @type {Map<string, Record<string, Route>>} */
@@ -40,6 +44,8 @@ export class RouteTable {
     this.notFound = []
     /** the HEAD routes of GET routes, added at ready() where no HEAD route was declared @type {{ route: Route, paths: string[] }[]} */
     this.autoHead = []
+    /** a GET route's HEAD route → how many routes were declared before it (printRoutes lists it there) @type {Map<Route, number>} */
+    this.autoHeadAt = new Map()
     /** some route has `constraints`: dispatch derives them from the request (one check per request otherwise) */
     this.constrained = false
     /** paths with a constrained route: they never go into the exact-path Map @type {Set<string>} */
@@ -61,6 +67,7 @@ export class RouteTable {
    */
   addAutoHead (route, paths) {
     this.autoHead.push({ route, paths })
+    this.autoHeadAt.set(route, this.routes.length)
   }
 
   /**
@@ -133,6 +140,64 @@ export class RouteTable {
   }
 
   /**
+   * The route a request for `method` and `url` would reach (Fastify's
+   * findRoute): its handler, its params and its query, or null. Copies,
+   * so that changing them changes nothing.
+   * @param {string} method
+   * @param {string} url
+   * @param {Record<string, unknown>} [constraints]  as derived from a request (host, version)
+   */
+  find (method, url, constraints) {
+    const found = this.router.find(/** @type {any} */ (method), url, constraints)
+    if (found === null) return null
+    const q = url.indexOf('?')
+    return {
+      handler: /** @type {Route} */ (found.store).handler,
+      params: { ...found.params },
+      searchParams: { ...parseQuery(q === -1 ? '' : url.slice(q + 1)) }
+    }
+  }
+
+  /**
+   * The routes as find-my-way's prettyPrint draws them, in the order they
+   * were declared, a GET route's HEAD route right after it: a tree of its
+   * own, so that the one requests are looked up in keeps no metadata.
+   * @param {Record<string, unknown>} options  find-my-way's prettyPrint options
+   */
+  print (options) {
+    const tree = FindMyWay(/** @type {any} */ ({ ...this.routerOptions, buildPrettyMeta: prettyMeta }))
+    /** @type {Route[]} */
+    const ordered = []
+    const heads = this.routes.filter((r) => this.autoHeadAt.has(r))
+    let h = 0
+    this.routes.forEach((route, i) => {
+      if (this.autoHeadAt.has(route)) return
+      while (h < heads.length && /** @type {number} */ (this.autoHeadAt.get(heads[h])) <= i) ordered.push(heads[h++])
+      ordered.push(route)
+    })
+    while (h < heads.length) ordered.push(heads[h++])
+    for (const route of ordered) {
+      const constraints = routeConstraints(route)
+      for (const path of route.paths) {
+        if (constraints === null) tree.on(/** @type {any} */ (route.method), path, noop, route)
+        else tree.on(/** @type {any} */ (route.method), path, { constraints }, noop, route)
+      }
+    }
+    return tree.prettyPrint(/** @type {any} */ (options))
+  }
+
+  /**
+   * Whether a route is declared for `method` and the path pattern `url`
+   * (with these constraints, for a constrained one), as Fastify's hasRoute.
+   * @param {string} method
+   * @param {string} url
+   * @param {Record<string, unknown>} [constraints]
+   */
+  has (method, url, constraints) {
+    return this.router.hasRoute(/** @type {any} */ (method), url, constraints)
+  }
+
+  /**
    * @param {string} method
    * @param {string} path
    * @param {Route} route
@@ -157,6 +222,32 @@ export class RouteTable {
     }
     return this.notFound[this.notFound.length - 1].route
   }
+}
+
+/**
+ * What printRoutes({ includeMeta }) shows of a route (find-my-way's
+ * buildPrettyMeta): its request hooks, its context's first, its error
+ * handler, and the options it was declared with.
+ * @param {{ store?: unknown } | undefined} entry
+ */
+function prettyMeta (entry) {
+  const route = entry?.store
+  if (!(route instanceof Route)) return {}
+  /** @type {Record<string, unknown>} */
+  const meta = {}
+  const opts = route.options
+  for (const name of REQUEST_HOOKS) {
+    const list = []
+    for (const c of route.context.chain()) list.push(...c.hooks[name])
+    const own = opts[name]
+    if (own !== undefined && own !== null) list.push(...(Array.isArray(own) ? own : [own]))
+    if (list.length > 0) meta[name] = list
+  }
+  meta.errorHandler = route.errorHandler
+  for (const key of ['config', 'schema', 'constraints', 'logLevel', 'bodyLimit']) {
+    if (opts[key] !== undefined) meta[key] = opts[key]
+  }
+  return meta
 }
 
 /**
