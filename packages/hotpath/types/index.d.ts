@@ -575,6 +575,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   bodyLimit?: number
   /** A GET route answers HEAD through a HEAD route of its own (default: the app's `exposeHeadRoutes`). */
   exposeHeadRoute?: boolean
+  /** For a route declared as '/' inside a prefix: answer '/prefix' and '/prefix/' ('both', the default), or only one. */
+  prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'
   /** Only requests for this Host (a name or a pattern) or this version (Accept-Version, a semver range) reach the route. */
   constraints?: { host?: string | RegExp, version?: string }
   /** The level this route's requests log at (`req.log`, `reply.log`, the completion line); 'silent' for none. */

@@ -92,7 +92,7 @@ export class Hotpath {
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url), prefix }
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, options.prefixTrailingSlash), prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
@@ -103,8 +103,7 @@ export class Hotpath {
     const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
     for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
     const url = routeOptions.url
-    // '/' inside a prefix answers both '/v1' and '/v1/'.
-    const paths = options.url === '/' && prefix !== '' ? [prefix, prefix + '/'] : [url === '' ? '/' : url]
+    const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
     for (const method of methods) {
       core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
     }
@@ -607,11 +606,28 @@ function settleTo (promise, callback, self, withValue) {
 /**
  * @param {string} prefix
  * @param {string} url
+ * @param {unknown} [prefixTrailingSlash]  the route's option
  */
-function joinPath (prefix, url) {
+function joinPath (prefix, url, prefixTrailingSlash) {
   if (prefix === '') return url
+  if (url === '/' && prefixTrailingSlash === 'slash') return prefix + '/'
   if (url === '/' || url === '') return prefix
   return prefix + url
+}
+
+/**
+ * The paths a route declared as '/' inside a prefix answers, as Fastify's
+ * `prefixTrailingSlash` route option says: '/v1' and '/v1/' ('both', the
+ * default), '/v1' alone ('no-slash') or '/v1/' alone ('slash'). With
+ * ignoreTrailingSlash the router answers '/v1/' from '/v1' already.
+ * @param {string} prefix
+ * @param {unknown} mode
+ * @param {boolean} ignoreTrailingSlash
+ */
+function prefixRootPaths (prefix, mode, ignoreTrailingSlash) {
+  if (mode === 'slash') return [prefix + '/']
+  if (mode === 'no-slash' || ignoreTrailingSlash) return [prefix]
+  return [prefix, prefix + '/']
 }
 
 /**
