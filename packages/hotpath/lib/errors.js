@@ -53,7 +53,8 @@ export const ERRORS = {
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s: %s' },
   HP_ERR_PARSER_ALREADY_PRESENT: { status: 500, message: "A content-type parser for '%s' already exists" },
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
-  HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' }
+  HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' },
+  HP_ERR_CLOSED: { status: 500, message: 'The app has been closed and cannot be reopened' }
 }
 
 /**

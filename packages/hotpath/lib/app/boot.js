@@ -162,9 +162,21 @@ export async function doReady (core) {
 
 /** @param {Core} core */
 export async function doClose (core) {
+  // Closing an app that has not started loads its plugins first, as
+  // Fastify's close() does: the onClose hooks they add run too. A plugin
+  // that failed has failed ready() already; close() still closes.
+  if (core.readyPromise === null) {
+    await new Promise(setImmediate)
+    await loadPlugins(core, core.root).catch(() => {})
+  } else if (!core.isReady) {
+    await core.readyPromise.catch(() => {})
+  }
   for (const hook of core.appHooks.preClose) await hook()
   await core.engine.close()
   core.inFlight.stop()
   if (core.loadMonitor !== null) core.loadMonitor.stop()
-  for (const hook of core.appHooks.onClose) await hook()
+  // Last added, first run, as Fastify (avvio) runs them: a plugin's clean-up
+  // runs before that of the plugins it depends on, which were added first.
+  const onClose = core.appHooks.onClose
+  for (let i = onClose.length - 1; i >= 0; i--) await onClose[i]()
 }

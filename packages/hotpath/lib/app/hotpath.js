@@ -510,8 +510,9 @@ export class Hotpath {
 
   /** @param {{ port?: number, host?: string, backlog?: number }} opts */
   async _listen (opts) {
-    await this.ready()
     const core = this._core
+    if (core.closePromise !== null) throw createError('HP_ERR_CLOSED')
+    await this.ready()
     if (core.address !== null) throw createError('HP_ERR_ALREADY_LISTENING')
     const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
     const address = await engine.listen(opts)
@@ -567,7 +568,11 @@ export class Hotpath {
    * @param {(err: Error | null, res?: any) => void} [callback]
    */
   inject (options, callback) {
-    const result = this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
+    // once close() has begun, an injected request is refused rather than
+    // answered 503, as Fastify refuses it
+    const result = this._core.closePromise !== null
+      ? Promise.reject(createError('HP_ERR_CLOSED'))
+      : this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
     if (typeof callback !== 'function') return result
     settleTo(result, callback, this, true)
     return undefined
