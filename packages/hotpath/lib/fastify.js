@@ -12,7 +12,11 @@ const FASTIFY_DEFAULTS = {
   // Fastify answers every error with its own message and code, a 5xx's
   // too; hotpath shows only those made for the client (docs/safety.md,
   // "Errors never leak").
-  exposeErrorMessages: true
+  exposeErrorMessages: true,
+  // Fastify logs two lines a request ("incoming request", "request
+  // completed") and an error under its own message; hotpath one line, and
+  // errors under "request failed"/"request rejected" (docs/safety.md).
+  logFormat: 'fastify'
 }
 
 /**

@@ -31,17 +31,54 @@ const noopLogger = {
 export const NOOP_LOGGER = noopLogger
 
 /**
+ * Fastify's serializers for the objects its request lines carry: `req`,
+ * the request (method, url, version, host, address, port), and `res`, the
+ * reply (its status code). A serializer of the app's own wins.
+ * @type {Record<string, (value: any) => unknown>}
+ */
+export const FASTIFY_SERIALIZERS = {
+  req: (req) => ({
+    method: req.method,
+    url: req.url,
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort
+  }),
+  res: (reply) => ({ statusCode: reply.statusCode })
+}
+
+/**
  * @param {unknown} option  false | true | pino options (with an optional `stream`) | a pino logger
+ * @param {Record<string, (value: any) => unknown> | null} [serializers]  defaults under the app's own
  * @returns {import('pino').Logger | null}  null when logging is off
  */
-export function createLogger (option) {
+export function createLogger (option, serializers = null) {
   if (option === undefined || option === false || option === null) return null
-  if (option === true) return loadPino()({ level: 'info' })
-  const opt = /** @type {any} */ (option)
-  if (typeof opt.child === 'function' && typeof opt.info === 'function') return opt
+  const opt = /** @type {any} */ (option === true ? { level: 'info' } : option)
+  if (typeof opt.child === 'function' && typeof opt.info === 'function') {
+    // a logger made elsewhere: a child of it carries the defaults, its own winning
+    if (serializers === null) return opt
+    const own = opt[loadPino().symbols.serializersSym] ?? {}
+    return opt.child({}, { serializers: { ...serializers, ...own } })
+  }
   const pino = loadPino()
   const { stream, ...rest } = opt
+  if (serializers !== null) rest.serializers = { ...serializers, ...rest.serializers }
   return stream ? pino(rest, stream) : pino(rest)
+}
+
+/**
+ * A route's or a plugin's `logSerializers` (Fastify's): pino serializers by
+ * key, for the lines its requests log.
+ * @param {unknown} serializers
+ * @returns {Record<string, (value: any) => any>}
+ */
+export function checkLogSerializers (serializers) {
+  if (serializers === null || typeof serializers !== 'object' || Object.values(serializers).some((f) => typeof f !== 'function')) {
+    throw createError('HP_ERR_INVALID_OPTION', 'logSerializers', 'expected an object of functions')
+  }
+  return /** @type {Record<string, (value: any) => any>} */ (serializers)
 }
 
 /** pino's levels, and 'silent' */

@@ -178,6 +178,8 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   readonly ip: string | undefined
   /** The host the client asked for, without the port (trustProxy-aware, computed on first read). */
   readonly hostname: string | undefined
+  /** The host the client asked for, port included, honouring trustProxy. */
+  readonly host: string | undefined
   /** The socket peer, then the X-Forwarded-For hops trusted proxies vouch for, closest first (only the peer without trustProxy). */
   readonly ips: Array<string | undefined>
   /** 'https' over TLS; else X-Forwarded-Proto from a trusted proxy, or 'http'. */
@@ -581,6 +583,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   constraints?: { host?: string | RegExp, version?: string }
   /** The level this route's requests log at (`req.log`, `reply.log`, the completion line); 'silent' for none. */
   logLevel?: LogLevel | (string & {})
+  /** pino serializers for the lines its requests log, merged over its plugins' (Fastify's logSerializers). */
+  logSerializers?: Record<string, (value: any) => unknown>
   onRequest?: OneOrMany<RequestHook<G>>
   preParsing?: OneOrMany<PreParsingHook<G>>
   preValidation?: OneOrMany<RequestHook<G>>
@@ -628,6 +632,8 @@ export interface RegisterOptions {
   prefix?: string
   /** The level the plugin's routes log at, unless a route sets its own. */
   logLevel?: LogLevel | (string & {})
+  /** pino serializers for the lines its plugin's requests log (Fastify's logSerializers). */
+  logSerializers?: Record<string, (value: any) => unknown>
 }
 
 /** Sync or async; what it returns (or resolves to) is ignored. */
@@ -981,8 +987,14 @@ export interface HotpathOptions {
   requestIdHeader?: string | boolean
   /** The key of the request id on a request's log lines (default 'reqId'). */
   requestIdLogLabel?: string
-  /** No "request completed" line per request (default false). */
-  disableRequestLogging?: boolean
+  /**
+   * 'hotpath' (default): one line per request, errors as "request failed" /
+   * "request rejected". 'fastify' (hotpath/fastify's default): Fastify's
+   * lines, an "incoming request" line too and each error under its message.
+   */
+  logFormat?: 'hotpath' | 'fastify'
+  /** No "request completed" line per request (default false); a function leaves out the lines of the requests it returns true for. */
+  disableRequestLogging?: boolean | ((req: HotpathRequest) => boolean)
   /** Requests served on one connection before it closes (default 0, unlimited). */
   maxRequestsPerSocket?: number
   /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */

@@ -6,7 +6,7 @@ import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
 import { defaultNotFound } from '../routing/not-found.js'
 import { isShared } from './plugin.js'
-import { checkLogLevel } from '../logger.js'
+import { checkLogLevel, checkLogSerializers } from '../logger.js'
 
 /** @typedef {import('./core.js').Core} Core */
 
@@ -69,6 +69,7 @@ async function loadPlugin (core, parentCtx, item) {
   if (!isShared(item.fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
     if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
+    if (item.opts.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(item.opts.logSerializers)
     instance = Object.create(item.instance)
     instance._ctx = ctx
     ctx.instance = instance

@@ -42,6 +42,8 @@ export class Context {
     this.serializerCompiler = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
     this.logLevel = null
+    /** @type {Record<string, (value: any) => any> | null} the `logSerializers` this context's plugin was registered with */
+    this.logSerializers = null
     /** app.use() was called here: the context answers its unmatched paths itself */
     this.usesMiddleware = false
     /** @type {ParserTable | null} */
@@ -91,6 +93,16 @@ export class Context {
   findNotFoundHandler () {
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.notFoundHandler !== null) return c.notFoundHandler
     return null
+  }
+
+  /** the logSerializers of the plugins up the chain, the nearest winning a name, or null */
+  findLogSerializers () {
+    /** @type {Record<string, (value: any) => any> | null} */
+    let out = null
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) {
+      if (c.logSerializers !== null) out = { ...c.logSerializers, ...(out ?? {}) }
+    }
+    return out
   }
 
   /** the logLevel of the nearest plugin registered with one, or null */

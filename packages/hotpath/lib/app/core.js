@@ -3,7 +3,7 @@
 // timeout sweeps.
 import { Context } from './context.js'
 import { createError } from '../errors.js'
-import { createLogger } from '../logger.js'
+import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
 import { SchemaCompiler } from '../routing/schema.js'
@@ -86,16 +86,23 @@ export class Core {
       engine: engineName,
       exposeErrorMessages: options.exposeErrorMessages === true,
       exposeHeadRoutes: this.exposeHeadRoutes,
+      logFormat: options.logFormat ?? 'hotpath',
       trustProxy: options.trustProxy ?? false,
       caseSensitive: options.caseSensitive ?? true,
       ignoreTrailingSlash: options.ignoreTrailingSlash ?? false
     })
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
-    this.logger = createLogger(options.loggerInstance ?? options.logger)
+    const format = options.logFormat
+    if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
+    /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */
+    this.fastifyLogs = format === 'fastify'
+    this.logger = createLogger(options.loggerInstance ?? options.logger, this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
     const disable = options.disableRequestLogging
-    if (disable !== undefined && typeof disable !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean')
+    if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */
     this.logRequests = disable !== true
+    /** @type {((req: any) => boolean) | null} disableRequestLogging as a function: true leaves that request's lines out */
+    this.skipRequestLog = typeof disable === 'function' ? disable : null
     const label = options.requestIdLogLabel
     if (label !== undefined && (typeof label !== 'string' || label === '')) throw createError('HP_ERR_INVALID_OPTION', 'requestIdLogLabel', 'expected a non-empty string')
     /** the key of the request id on a request's log lines */

@@ -31,11 +31,11 @@ function onFinished (reply, error) {
     if (!reply._done) markDone(reply)
     abortSignal(req, error)
     if (route.onRequestAbort !== null) runDetached(route.onRequestAbort, route.instance, req, reply)
-    if (app.logger !== null && app.logRequests) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
+    if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
     return
   }
   if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
-  if (app.logger !== null && app.logRequests) {
+  if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
     req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
   }
 }
@@ -51,6 +51,19 @@ function abortSignal (req, reason) {
   let controller = req._controller
   if (controller === undefined) controller = req._controller = new AbortController()
   if (!controller.signal.aborted) controller.abort(reason)
+}
+
+/**
+ * Fastify's "incoming request" line (logFormat 'fastify'). Only for routes
+ * with logging on.
+ * @param {import('./request.js').Request} req
+ */
+export function logIncoming (req) {
+  const skip = req.route.app.skipRequestLog
+  if (skip !== null && skip(req)) return
+  // the request itself, as Fastify logs it: the logger's `req` serializer
+  // (lib/logger.js FASTIFY_SERIALIZERS, or the app's own) picks the fields
+  req.log.info({ req }, 'incoming request')
 }
 
 /**

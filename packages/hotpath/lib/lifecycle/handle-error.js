@@ -131,7 +131,7 @@ export function errorPayload (reply, err) {
   reply.statusCode = status
   const log = reply.request.log
   // With logging off, req.log is the shared no-op: build no log object.
-  if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status)
+  if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status, reply.route.app.fastifyLogs)
   const exposeAll = reply.route.app.exposeErrorMessages
   // A plain object thrown as the answer (a rate limiter's error response
   // builder makes one): with every message exposed, Fastify sends it as the
@@ -161,11 +161,19 @@ class NonErrorThrown extends Error {
  * line with what was refused, under `error`, not `err`: pino's serializer
  * turns any object with a message into an Error shape, and a hand-made one
  * came out as `{ type: "Object", stack: "" }`; the stack of a refusal is noise.
+ * With logFormat 'fastify', the lines Fastify's default handler writes:
+ * the error under its own message, `err` at both levels.
  * @param {import('pino').Logger} log
  * @param {Error} err
  * @param {number} status
+ * @param {boolean} fastify
  */
-function logError (log, err, status) {
+function logError (log, err, status, fastify) {
+  if (fastify) {
+    if (status >= 500) log.error({ res: { statusCode: status }, err }, err.message)
+    else log.info({ res: { statusCode: status }, err }, err.message)
+    return
+  }
   if (status >= 500) {
     log.error({ res: { statusCode: status }, err }, 'request failed')
     return

@@ -102,6 +102,11 @@ export class Request {
     this._log = value
   }
 
+  /** The connection's socket (Fastify's request.socket). */
+  get socket () {
+    return this._incoming.socket
+  }
+
   /** The client address, honouring trustProxy. */
   get ip () {
     const app = this.route.app
@@ -115,15 +120,20 @@ export class Request {
     return proxyAddresses(this._incoming.socket.remoteAddress, this.headers['x-forwarded-for'], this.route.app.trustProxy)
   }
 
-  /** The host the client asked for, without the port, honouring trustProxy. */
-  get hostname () {
+  /** The host the client asked for, port included, honouring trustProxy (Fastify 5's request.host). */
+  get host () {
     let host = this.headers.host
-    const app = this.route.app
-    if (app.trustProxy !== null) {
+    if (this.route.app.trustProxy !== null) {
       const fwd = this.headers['x-forwarded-host']
       if (typeof fwd === 'string' && isTrustedPeer(this)) host = fwd.split(',')[0].trim()
     }
-    if (typeof host !== 'string' || host === '') return undefined
+    return typeof host === 'string' && host !== '' ? host : undefined
+  }
+
+  /** The host the client asked for, without the port, honouring trustProxy. */
+  get hostname () {
+    const host = this.host
+    if (host === undefined) return undefined
     if (host.charCodeAt(0) === 91) { // '[': IPv6 literal
       const end = host.indexOf(']')
       return end === -1 ? host : host.slice(0, end + 1)

@@ -5,6 +5,7 @@
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { createError } from '../errors.js'
+import { checkLogSerializers } from '../logger.js'
 import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 
@@ -62,6 +63,8 @@ export class Route {
     /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
+    /** log Fastify's "incoming request" line, set by compile() */
+    this.logIncoming = false
     /** the logger this route's requests log through: the app's, or a child at the route's logLevel; null when logging is off */
     this.logger = app.logger
     /** request.routeOptions, built by compile() @type {Record<string, any>} */
@@ -95,7 +98,13 @@ export class Route {
     // above it: the route's requests (and hotpath's lines about them) log at
     // that level, 'silent' for none (a health check polled every second).
     const logLevel = opts.logLevel ?? ctx.findLogLevel()
-    this.logger = this.app.logger === null || logLevel === null ? this.app.logger : this.app.logger.child({}, { level: logLevel })
+    // and its `logSerializers`, merged over its plugins' (Fastify's)
+    const own = opts.logSerializers === undefined ? null : checkLogSerializers(opts.logSerializers)
+    const inherited = ctx.findLogSerializers()
+    const serializers = own === null ? inherited : { ...inherited, ...own }
+    this.logger = this.app.logger === null || (logLevel === null && serializers === null)
+      ? this.app.logger
+      : this.app.logger.child({}, { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) })
     // As Fastify shapes it: the limit that applies, and a config that is
     // always an object and names the route's url and method.
     this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, config: { ...opts.config, url: this.url, method: opts.method } }
@@ -126,6 +135,8 @@ export class Route {
         this.serializeByClass = table.byClass
       }
     }
+    /** Fastify's "incoming request" line (logFormat 'fastify') */
+    this.logIncoming = this.logger !== null && this.app.logRequests && this.app.fastifyLogs
     this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests)
   }
 }

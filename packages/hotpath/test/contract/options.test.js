@@ -48,6 +48,7 @@ test('the options hotpath implements keep their type checks', () => {
   assert.throws(() => hotpath({ requestIdHeader: 3 }), { code: 'HP_ERR_INVALID_OPTION' })
   assert.throws(() => hotpath({ requestIdLogLabel: '' }), { code: 'HP_ERR_INVALID_OPTION' })
   assert.throws(() => hotpath({ disableRequestLogging: 'yes' }), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.throws(() => hotpath({ logFormat: 'pretty' }), { code: 'HP_ERR_INVALID_OPTION' })
   assert.throws(() => hotpath({ maxRequestsPerSocket: -1 }), { code: 'HP_ERR_INVALID_OPTION' })
   assert.throws(() => hotpath({ ajv: 'strict' }), { code: 'HP_ERR_INVALID_OPTION' })
 })

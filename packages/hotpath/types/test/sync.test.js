@@ -47,7 +47,7 @@ test('the options in the types are the ones the runtime reads', () => {
   assert.deepEqual(propsOf('HotpathOptions'), [
     'ajv', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'exposeErrorMessages', 'exposeHeadRoutes',
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
-    'load', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout',
+    'load', 'logFormat', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout',
     'routerOptions', 'trustProxy',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
     'allowErrorHandlerOverride', 'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout', 'onConstructorPoisoning', 'onProtoPoisoning',

@@ -1,0 +1,98 @@
+// logFormat 'fastify' (hotpath/fastify's default): the request lines as
+// Fastify writes them: "incoming request" with the request (through the
+// logger's `req` serializer, an app's own winning), "request completed",
+// and an error under its own message. logSerializers on a route and a
+// plugin; disableRequestLogging as a function of the request.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { Writable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { eachMode, setup } from '../helpers/engines.js'
+import hotpath from '../../lib/index.js'
+
+/** @param {any[]} lines */
+function sink (lines) {
+  return new Writable({ write (chunk, _e, cb) { lines.push(JSON.parse(chunk.toString())); cb() } })
+}
+
+eachMode('logFormat fastify', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  /** @type {any[]} */
+  const lines = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/ok', (req) => { req.log.info({ secret: 'abc' }, 'in handler'); return 'ok' })
+      app.get('/boom', () => { throw new Error('kaboom') })
+      app.get('/quiet', () => 'quiet')
+      app.register(async (api) => {
+        api.get('/both', { logSerializers: { own: (v) => 'route:' + v } }, (req) => {
+          req.log.info({ own: 'x', inherited: 'y' }, 'serialized')
+          return 'ok'
+        })
+      }, { prefix: '/plugin', logSerializers: { inherited: (/** @type {string} */ v) => 'plugin:' + v, own: (/** @type {string} */ v) => 'overridden:' + v } })
+    }, {
+      logFormat: 'fastify',
+      exposeErrorMessages: true,
+      disableRequestLogging: (/** @type {any} */ req) => req.url === '/quiet',
+      logger: { level: 'info', stream: sink(lines), serializers: { secret: () => '[hidden]' } }
+    })
+  })
+  after(() => s.close())
+
+  /** @param {(l: any[]) => boolean} enough */
+  async function until (enough) {
+    for (let i = 0; i < 200 && !enough(lines); i++) await sleep(5)
+  }
+
+  test('incoming request, the handler\'s line, request completed, in order', async () => {
+    lines.length = 0
+    assert.equal((await s.request('/ok')).statusCode, 200)
+    await until((l) => l.some((x) => x.msg === 'request completed'))
+    assert.deepEqual(lines.map((l) => l.msg), ['incoming request', 'in handler', 'request completed'])
+    assert.equal(lines[0].req.method, 'GET')
+    assert.equal(lines[0].req.url, '/ok')
+    assert.equal(typeof lines[0].req.remoteAddress, 'string')
+    assert.equal(lines[1].secret, '[hidden]', "the app's own serializer")
+    assert.equal(lines[2].res.statusCode, 200)
+    assert.equal(typeof lines[2].responseTime, 'number')
+  })
+
+  test('an error is logged under its own message, with its status', async () => {
+    lines.length = 0
+    assert.equal((await s.request('/boom')).statusCode, 500)
+    await until((l) => l.some((x) => x.msg === 'request completed'))
+    const error = lines.find((l) => l.level === 50)
+    assert.equal(error.msg, 'kaboom')
+    assert.equal(error.res.statusCode, 500)
+    assert.equal(error.err.message, 'kaboom')
+  })
+
+  test("logSerializers: the route's over its plugin's", async () => {
+    lines.length = 0
+    assert.equal((await s.request('/plugin/both')).statusCode, 200)
+    await until((l) => l.some((x) => x.msg === 'serialized'))
+    const line = lines.find((l) => l.msg === 'serialized')
+    assert.equal(line.own, 'route:x')
+    assert.equal(line.inherited, 'plugin:y')
+  })
+
+  test('disableRequestLogging as a function leaves out the lines of the requests it picks', async () => {
+    lines.length = 0
+    assert.equal((await s.request('/quiet')).statusCode, 200)
+    assert.equal((await s.request('/ok')).statusCode, 200)
+    await until((l) => l.some((x) => x.msg === 'request completed'))
+    assert.deepEqual(lines.filter((l) => l.req?.url === '/quiet'), [])
+    assert.ok(lines.some((l) => l.msg === 'incoming request' && l.req.url === '/ok'))
+  })
+})
+
+test("hotpath's own format is one line per request, errors as 'request failed'", async () => {
+  /** @type {any[]} */
+  const lines = []
+  const app = hotpath({ logger: { level: 'info', stream: sink(lines) } })
+  app.get('/boom', () => { throw new Error('kaboom') })
+  assert.equal((await app.inject('/boom')).statusCode, 500)
+  for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => l.msg), ['request failed', 'request completed'])
+})
