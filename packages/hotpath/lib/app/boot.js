@@ -40,17 +40,34 @@ export async function loadPlugins (core, ctx) {
  * @param {Context} ctx
  */
 async function drain (core, ctx) {
+  // A plugin's failure travels down the queue, as in Fastify (avvio): the
+  // plugins queued after it are not loaded; each after(fn) still runs, and
+  // one that takes the error (fn(err), fn(err, done)) has handled it: the
+  // boot goes on. Unhandled, it fails ready() and listen(), even when an
+  // `await register()` caught it.
+  /** @type {unknown} */
+  let error = null
   while (ctx.pending.length > 0) {
     const item = /** @type {import('./context.js').PendingPlugin} */ (ctx.pending.shift())
+    const failed = error ?? core.loadError
+    if (failed !== null && item.after === undefined) continue
     try {
-      await loadPlugin(core, ctx, item)
+      if (item.after !== undefined) {
+        await runAfter(item.instance, item.after, failed)
+        if (failed !== null && item.after.length > 0) {
+          error = null
+          if (core.loadError === failed) core.loadError = null
+        }
+      } else {
+        await loadPlugin(core, ctx, item)
+      }
     } catch (err) {
-      // The app cannot start without it: ready() and listen() fail with
-      // this error too, even when an `await register()` caught it, as in
-      // Fastify (avvio keeps a plugin's error for the boot).
-      if (core.loadError === null) core.loadError = err
-      throw err
+      error = err
     }
+  }
+  if (error !== null) {
+    if (core.loadError === null) core.loadError = error
+    throw error
   }
 }
 
@@ -60,7 +77,6 @@ async function drain (core, ctx) {
  * @param {import('./context.js').PendingPlugin} item
  */
 async function loadPlugin (core, parentCtx, item) {
-  if (item.after !== undefined) return runAfter(item.instance, item.after)
   // The plugin gets its options whole, `prefix` included, as in Fastify; a
   // shared plugin (fastify-plugin) has no context of its own to prefix.
   const prefix = item.opts.prefix
@@ -105,13 +121,15 @@ function callPlugin (fn, instance, opts) {
 
 /**
  * after(fn): runs once everything registered before it has loaded, as
- * Fastify's after(): fn(err?) with a promise or nothing, or fn(err, done).
+ * Fastify's after(): fn(err) with a promise or nothing, fn(err, done) or
+ * fn(err, instance, done); err is the failure of a plugin before it, or null.
  * @param {any} instance
  * @param {Function} fn
+ * @param {unknown} err
  * @returns {Promise<void>}
  */
-function runAfter (instance, fn) {
-  return settleWithDone(fn, instance, [null], 'after() rejected')
+function runAfter (instance, fn, err) {
+  return settleWithDone(fn, instance, fn.length >= 3 ? [err, instance] : [err], 'after() rejected')
 }
 
 /**

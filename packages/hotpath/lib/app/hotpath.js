@@ -454,11 +454,16 @@ export class Hotpath {
   /**
    * after(fn): fn runs once everything registered before it has loaded
    * (fn(err) or fn(err, done), as in Fastify); after() alone is a promise
-   * of that moment.
+   * of that moment, rejected when a plugin failed and nothing handled it.
    * @param {Function} [fn]
    */
   after (fn) {
-    if (typeof fn !== 'function') return this._loading()
+    if (typeof fn !== 'function') {
+      const core = this._core
+      return loadPlugins(core, this._ctx).then(() => { if (core.loadError !== null) throw core.loadError })
+    }
+    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
+    return this._loading()
     this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
     return this._loading()
   }
