@@ -688,8 +688,8 @@ export interface ContentTypeParserOptions {
 
 export type ContentTypeParser<Body> = (request: HotpathRequest, body: Body) => unknown
 
-/** A media type ('text/csv'), a list of them, or '*' for every type without a parser. */
-export type ContentTypeName = string | readonly string[]
+/** A media type ('text/csv'), a RegExp tested against it, a list of them, or '*' for every type without a parser. */
+export type ContentTypeName = string | RegExp | readonly (string | RegExp)[]
 
 // ---------------------------------------------------------------------------
 // inject
@@ -865,6 +865,16 @@ export interface HotpathInstance extends RouteMethods {
   ): this
   /** The body as a UTF-8 string, the app's body limit. */
   addContentTypeParser(type: ContentTypeName, parser: ContentTypeParser<string>): this
+  /** Whether this context has a parser for exactly this type. */
+  hasContentTypeParser(type: string | RegExp): boolean
+  /** Removes this context's parsers for these types (the built-in ones too). */
+  removeContentTypeParser(type: ContentTypeName): this
+  /** Removes every parser of this context, the built-in ones too. */
+  removeAllContentTypeParsers(): this
+  /** The built-in JSON parser with its own answer to `__proto__` and `constructor.prototype` keys. */
+  getDefaultJsonParser(onProtoPoisoning?: 'error' | 'remove' | 'ignore', onConstructorPoisoning?: 'error' | 'remove' | 'ignore'): ContentTypeParser<string>
+  /** The built-in text/plain parser: the body as it is. */
+  readonly defaultTextParser: ContentTypeParser<string>
 
   /**
    * The app itself (at run time), its routes typed by provider P, in

@@ -12,6 +12,8 @@ import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
+import { jsonParser } from '../lifecycle/parsers/json.js'
+import { parseText } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from 'node:http'
 
 export { Core }
@@ -312,7 +314,7 @@ export class Hotpath {
   }
 
   /**
-   * @param {string | readonly string[]} type
+   * @param {string | RegExp | readonly (string | RegExp)[]} type
    * @param {any} opts
    * @param {Function} [fn]
    */
@@ -324,6 +326,50 @@ export class Hotpath {
     }
     this._ctx.ownParsers().add(type, opts, /** @type {any} */ (fn))
     return this
+  }
+
+  /**
+   * Whether this context has a parser for exactly this type (a media type,
+   * '*', or a RegExp with the same source and flags).
+   * @param {string | RegExp} type
+   */
+  hasContentTypeParser (type) {
+    return this._ctx.findParsers().has(type)
+  }
+
+  /**
+   * Removes this context's parser for each type given (the built-in ones
+   * too); the parent context keeps its own.
+   * @param {string | RegExp | readonly (string | RegExp)[]} type
+   */
+  removeContentTypeParser (type) {
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeContentTypeParser')
+    const table = this._ctx.ownParsers()
+    for (const t of Array.isArray(type) ? type : [type]) table.remove(t)
+    return this
+  }
+
+  /** Removes every parser of this context, the built-in ones too. */
+  removeAllContentTypeParsers () {
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeAllContentTypeParsers')
+    this._ctx.ownParsers().removeAll()
+    return this
+  }
+
+  /**
+   * The built-in JSON parser with its own answer to prototype poisoning,
+   * to register for another content type: 'error' (400), 'remove' or
+   * 'ignore' for a `__proto__` key and for a `constructor.prototype` key.
+   * @param {'error' | 'remove' | 'ignore'} [onProtoPoisoning]
+   * @param {'error' | 'remove' | 'ignore'} [onConstructorPoisoning]
+   */
+  getDefaultJsonParser (onProtoPoisoning = 'error', onConstructorPoisoning = 'error') {
+    return jsonParser(onProtoPoisoning, onConstructorPoisoning)
+  }
+
+  /** The built-in text/plain parser (the body as it is), to register for another content type. */
+  get defaultTextParser () {
+    return parseText
   }
 
   /**

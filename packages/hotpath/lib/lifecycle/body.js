@@ -53,7 +53,8 @@ function readBody (reply) {
   }
   const route = reply.route
   const header = raw.headers['content-type']
-  const parser = typeof header !== 'string' ? null : route.parsers.find(header)
+  // no Content-Type, or a malformed one: the catch-all parser ('*') if any
+  const parser = route.parsers.find(typeof header === 'string' ? header : undefined)
   if (parser === null) {
     handleError(reply, createError('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
     return
@@ -74,7 +75,7 @@ function readBody (reply) {
     runParser(reply, EMPTY)
     return
   }
-  const limit = parser.bodyLimit ?? route.bodyLimit
+  const limit = bodyLimit(route, parser)
   reply._readingBody = true
   raw.readBody(limit, (err, body) => {
     reply._readingBody = false
@@ -82,6 +83,16 @@ function readBody (reply) {
     if (err) bodyError(reply, err, limit)
     else runParser(reply, /** @type {Buffer} */ (body))
   })
+}
+
+/**
+ * The limit a body is read within: the route's own bodyLimit, else the
+ * parser's, else the app's (Fastify's order).
+ * @param {import('../routing/route.js').Route} route
+ * @param {import('./parsers/table.js').Parser} parser
+ */
+function bodyLimit (route, parser) {
+  return route.ownBodyLimit || parser.bodyLimit === null ? route.bodyLimit : parser.bodyLimit
 }
 
 /**
@@ -132,7 +143,7 @@ function readParsedStream (reply, stream) {
     else handleError(reply, createError('HP_ERR_BODY_CONSUMED'))
     return
   }
-  const limit = parser.bodyLimit ?? reply.route.bodyLimit
+  const limit = bodyLimit(reply.route, parser)
   reply._readingBody = true
   readStream(stream, limit, (err, body) => {
     reply._readingBody = false

@@ -43,6 +43,8 @@ export class Route {
     /** @type {import('../lifecycle/parsers/table.js').ParserTable} */
     this.parsers = /** @type {any} */ (null)
     this.bodyLimit = 0
+    /** the route sets its own bodyLimit, which wins over a parser's */
+    this.ownBodyLimit = false
     this.hasValidation = false
     /** @type {import('./schema.js').Validator | null} */ this.validateParams = null
     /** @type {import('./schema.js').Validator | null} */ this.validateQuery = null
@@ -94,6 +96,7 @@ export class Route {
     this.parsers = ctx.findParsers()
     this.parseBody = this.app.bodyMethods.has(this.method)
     this.bodyLimit = opts.bodyLimit ?? this.app.bodyLimit
+    this.ownBodyLimit = opts.bodyLimit !== undefined && opts.bodyLimit !== null
     // Fastify's `logLevel`, on the route or on the register() of a plugin
     // above it: the route's requests (and hotpath's lines about them) log at
     // that level, 'silent' for none (a health check polled every second).

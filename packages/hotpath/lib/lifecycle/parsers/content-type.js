@@ -26,6 +26,43 @@ export function mediaType (header) {
   return result
 }
 
+/** @type {Map<string, string | null>} */
+const normalizedCache = new Map()
+
+/**
+ * The media type with its parameters, normalized as Fastify writes a
+ * Content-Type to match it against parsers: lower-case type, subtype and
+ * parameter names, each value quoted ('text/html; charset="utf-8"'); null
+ * when the header is not a valid media-type. Only parser tables with
+ * parameters or RegExps ask for it.
+ * @param {string} header
+ * @returns {string | null}
+ */
+export function normalizedType (header) {
+  const hit = normalizedCache.get(header)
+  if (hit !== undefined) return hit
+  const type = parse(header)
+  let result = type
+  if (type !== null) {
+    const semi = header.indexOf(';')
+    if (semi !== -1) {
+      /** @type {Map<string, string>} */
+      const params = new Map()
+      for (const param of splitParams(header.slice(semi + 1))) {
+        const m = PARAM.exec(param)
+        if (m === null) continue
+        let value = m[2]
+        if (value.charCodeAt(0) === 34) value = value.slice(1, -1).replace(/\\([\t -~\x80-\xff])/g, '$1')
+        params.set(m[1].toLowerCase(), value)
+      }
+      for (const [name, value] of params) result += `; ${name}="${value}"`
+    }
+  }
+  if (normalizedCache.size >= CACHE_MAX) normalizedCache.clear()
+  normalizedCache.set(header, result)
+  return result
+}
+
 /** @param {string} header */
 function parse (header) {
   const semi = header.indexOf(';')

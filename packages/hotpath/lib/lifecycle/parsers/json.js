@@ -1,6 +1,6 @@
 // application/json: secure-json-parse rejects __proto__ and
 // constructor.prototype keys (prototype poisoning) instead of building an
-// object that carries them, and a body nested deeper than the app's
+// object that carries them (unless the app asks otherwise), and a body nested deeper than the app's
 // jsonDepthLimit is refused before it is parsed: JSON.parse builds a
 // 100,000-deep array happily, and every recursive consumer after it (the
 // validator, JSON.stringify, a serializer) overflows the stack on it.
@@ -10,18 +10,57 @@ import { loadModule } from '../../require.js'
 /** @type {typeof import('secure-json-parse')} */
 const sjson = loadModule('secure-json-parse')
 
-const OPTIONS = { protoAction: /** @type {'error'} */ ('error'), constructorAction: /** @type {'error'} */ ('error') }
+/** @typedef {'error' | 'remove' | 'ignore'} PoisonAction */
 
 /**
+ * A JSON parser with its own answer to prototype poisoning (Fastify's
+ * onProtoPoisoning and onConstructorPoisoning): 'error' refuses the body
+ * (400), 'remove' drops the key, 'ignore' keeps it (JSON.parse's own
+ * behaviour: a "__proto__" key becomes an own property, not the prototype).
+ * @param {PoisonAction} protoAction
+ * @param {PoisonAction} constructorAction
+ * @returns {(req: import('../request.js').Request, body: string) => unknown}
+ */
+export function jsonParser (protoAction, constructorAction) {
+  checkAction('onProtoPoisoning', protoAction)
+  checkAction('onConstructorPoisoning', constructorAction)
+  if (protoAction === 'error' && constructorAction === 'error') return parseJson
+  const options = { protoAction, constructorAction }
+  return function parseJsonWith (req, body) {
+    return parse(req, body, options)
+  }
+}
+
+/**
+ * @param {string} name
+ * @param {unknown} action
+ */
+function checkAction (name, action) {
+  if (action !== 'error' && action !== 'remove' && action !== 'ignore') throw createError('HP_ERR_INVALID_OPTION', name, "expected 'error', 'remove' or 'ignore'")
+}
+
+const REFUSE = { protoAction: /** @type {PoisonAction} */ ('error'), constructorAction: /** @type {PoisonAction} */ ('error') }
+
+/**
+ * The built-in application/json parser.
  * @param {import('../request.js').Request} req
  * @param {string} body
  */
 export function parseJson (req, body) {
+  return parse(req, body, REFUSE)
+}
+
+/**
+ * @param {import('../request.js').Request} req
+ * @param {string} body
+ * @param {{ protoAction: PoisonAction, constructorAction: PoisonAction }} options
+ */
+function parse (req, body, options) {
   if (body.length === 0) throw createError('HP_ERR_EMPTY_JSON_BODY')
   const limit = req.route.app.jsonDepthLimit
   if (tooDeep(body, limit)) throw createError('HP_ERR_JSON_TOO_DEEP', limit)
   try {
-    return sjson.parse(body, null, OPTIONS)
+    return sjson.parse(body, null, options)
   } catch (err) {
     if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
       throw createError('HP_ERR_PROTO_POISONING')
