@@ -989,7 +989,8 @@ export interface HotpathOptions {
     ignoreDuplicateSlashes?: boolean
     maxParamLength?: number
     allowUnsafeRegex?: boolean
-    useSemicolonDelimiter?: false
+    useSemicolonDelimiter?: boolean
+    querystringParser?: (querystring: string) => Record<string, unknown>
   }
   /** Request ids; by default a per-app counter ('req-1', 'req-2', ...). */
   genReqId?: (raw: RawRequest) => string
@@ -1019,11 +1020,16 @@ export interface HotpathOptions {
   connectionTimeout?: 0
   handlerTimeout?: 0
   pluginTimeout?: 0
-  onProtoPoisoning?: 'error'
-  onConstructorPoisoning?: 'error'
   return503OnClosing?: true
-  useSemicolonDelimiter?: false
   allowErrorHandlerOverride?: true
+  /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */
+  onProtoPoisoning?: 'error' | 'remove' | 'ignore'
+  /** The same for a `constructor.prototype` key. */
+  onConstructorPoisoning?: 'error' | 'remove' | 'ignore'
+  /** Parses `req.query` from the query string (default: fast-querystring). */
+  querystringParser?: (querystring: string) => Record<string, unknown>
+  /** ';' ends the path and starts the query, as '?' does (default false). */
+  useSemicolonDelimiter?: boolean
   /** Applies to HTTP/2 only: accepted, as Fastify accepts it without http2. */
   http2SessionTimeout?: number
   /** TLS options: serves HTTPS. */

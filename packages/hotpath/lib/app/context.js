@@ -56,6 +56,8 @@ export class Context {
     this.usesMiddleware = false
     /** @type {ParserTable | null} */
     this.parsers = parent === null ? new ParserTable(null) : null
+    /** the root's Request class, chosen by the app's options (lifecycle/request.js requestClass) @type {typeof Request} */
+    this.baseRequest = Request
     /** @type {typeof Request | null} */
     this.Request = null
     /** @type {typeof Reply | null} */
@@ -185,7 +187,7 @@ export class Context {
     if (this.Request !== null) return
     const parent = this.parent
     if (parent !== null) parent.buildClasses()
-    const BaseRequest = parent === null ? Request : /** @type {typeof Request} */ (parent.Request)
+    const BaseRequest = parent === null ? this.baseRequest : /** @type {typeof Request} */ (parent.Request)
     const BaseReply = parent === null ? Reply : /** @type {typeof Reply} */ (parent.Reply)
     this.Request = this.requestDecorators.size === 0 ? BaseRequest : subclass(BaseRequest, this.requestDecorators)
     this.Reply = this.replyDecorators.size === 0 ? BaseReply : subclass(BaseReply, this.replyDecorators)

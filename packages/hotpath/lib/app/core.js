@@ -12,6 +12,8 @@ import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { LoadMonitor } from './load-monitor.js'
 import { normalizeOptions } from './options.js'
+import { jsonParser } from '../lifecycle/parsers/json.js'
+import { requestClass } from '../lifecycle/request.js'
 
 const DEFAULTS = {
   bodyLimit: 1024 * 1024,
@@ -124,9 +126,22 @@ export class Core {
       ignoreTrailingSlash: options.ignoreTrailingSlash,
       ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
       allowUnsafeRegex: options.allowUnsafeRegex,
-      maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength
+      maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
+      useSemicolonDelimiter: options.useSemicolonDelimiter === true
     })
     this.root = new Context(null, '')
+    // Fastify's querystringParser and useSemicolonDelimiter: the app's
+    // Request class reads the query with them, chosen here, so an app that
+    // uses neither has hotpath's Request as it is.
+    const qsParser = options.querystringParser
+    if (qsParser !== undefined && typeof qsParser !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'querystringParser', `expected a function, got ${typeof qsParser}`)
+    const semicolon = options.useSemicolonDelimiter
+    if (semicolon !== undefined && typeof semicolon !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'useSemicolonDelimiter', 'expected a boolean')
+    this.root.baseRequest = requestClass(qsParser ?? null, semicolon === true)
+    // Fastify's onProtoPoisoning and onConstructorPoisoning: what the
+    // built-in JSON parser does with a __proto__ or constructor.prototype
+    // key ('error', the default: 400; 'remove'; 'ignore')
+    this.root.ownParsers().setDefaultJson(jsonParser(options.onProtoPoisoning ?? 'error', options.onConstructorPoisoning ?? 'error'))
     /** @type {Context[]} every context, root first */
     this.allContexts = [this.root]
     // Created now, so app.server exists before listen(), as in Fastify.

@@ -178,3 +178,57 @@ function isTrustedPeer (req) {
   const address = req._incoming.socket.remoteAddress
   return trust(address ?? '', 0)
 }
+
+/**
+ * The Request class an app's contexts build on: Request itself, or a
+ * subclass for Fastify's querystringParser (req.query from the app's own
+ * function) and useSemicolonDelimiter (';' ends the path as '?' does),
+ * chosen when the app is created, so an app that uses neither pays nothing
+ * for them.
+ * @param {((querystring: string) => any) | null} parseWith
+ * @param {boolean} semicolon
+ * @returns {typeof Request}
+ */
+export function requestClass (parseWith, semicolon) {
+  let Base = Request
+  if (semicolon) {
+    Base = class SemicolonRequest extends Base {
+      get path () {
+        const url = this.url
+        const q = queryStart(url)
+        return q === -1 ? url : url.slice(0, q)
+      }
+
+      get querystring () {
+        const url = this.url
+        const q = queryStart(url)
+        return q === -1 ? '' : url.slice(q + 1)
+      }
+    }
+  }
+  if (parseWith !== null) {
+    Base = class ParsedQueryRequest extends Base {
+      get query () {
+        if (this._query === undefined) this._query = parseWith(this.querystring)
+        return /** @type {Record<string, string | string[]>} */ (this._query)
+      }
+
+      set query (value) {
+        this._query = value
+      }
+    }
+  }
+  return Base
+}
+
+/**
+ * Where the query starts with useSemicolonDelimiter: the first '?' or ';'.
+ * @param {string} url
+ */
+function queryStart (url) {
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i)
+    if (c === 63 || c === 59) return i
+  }
+  return -1
+}

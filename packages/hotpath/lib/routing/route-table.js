@@ -19,7 +19,7 @@ const NOT_EXACT = /[:*%(]/
 
 export class RouteTable {
   /**
-   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean, allowUnsafeRegex?: boolean, maxParamLength: number }} options
+   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean, allowUnsafeRegex?: boolean, maxParamLength: number, useSemicolonDelimiter?: boolean }} options
    */
   constructor (options) {
     /** find-my-way's options, for the tree printRoutes() builds too */
@@ -29,11 +29,15 @@ export class RouteTable {
       ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
       allowUnsafeRegex: options.allowUnsafeRegex ?? false,
       maxParamLength: options.maxParamLength,
+      // find-my-way 9 reads it; its types do not declare it
+      ...(/** @type {{}} */ ({ useSemicolonDelimiter: options.useSemicolonDelimiter ?? false })),
       // The query is parsed lazily by req.query, never by the router.
       querystringParser: /** @type {any} */ (noop),
       onBadUrl: noop
     }
     this.router = FindMyWay(this.routerOptions)
+    /** ';' ends the path as '?' does: a path declared with one is left to the router */
+    this.semicolon = options.useSemicolonDelimiter ?? false
     /** @type {Route[]} */
     this.routes = []
     /** path → method → route, for paths with no parameter or escape @type {Map<string, Record<string, Route>>} */
@@ -121,7 +125,7 @@ export class RouteTable {
     this.autoHead = []
     for (const route of this.routes) route.compile()
     for (const route of this.routes) {
-      for (const path of route.paths) if (!NOT_EXACT.test(path) && !this.constrainedPaths.has(path)) this.addExact(route.method, path, route)
+      for (const path of route.paths) if (!NOT_EXACT.test(path) && !this.constrainedPaths.has(path) && !(this.semicolon && path.includes(';'))) this.addExact(route.method, path, route)
     }
     const root = contexts[0]
     for (const ctx of contexts) {

@@ -121,6 +121,15 @@ export class ParserTable {
     return this.byType.delete(key)
   }
 
+  /**
+   * Replaces the built-in JSON parser (the app's onProtoPoisoning and
+   * onConstructorPoisoning), at construction.
+   * @param {(req: any, body: any) => unknown} fn
+   */
+  setDefaultJson (fn) {
+    this.byType.set('application/json', { type: 'application/json', parseAs: 'string', bodyLimit: null, fn })
+  }
+
   /** Removes every parser, the built-in ones too. */
   removeAll () {
     this.byType.clear()
