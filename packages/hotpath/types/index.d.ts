@@ -728,6 +728,27 @@ export interface InjectResponse {
   json<T = any>(): T
 }
 
+/** app.inject() with no options: the request built by chained calls, sent by end() or when awaited. */
+export interface InjectChain extends PromiseLike<InjectResponse> {
+  get(url: string): this
+  head(url: string): this
+  post(url: string): this
+  put(url: string): this
+  patch(url: string): this
+  delete(url: string): this
+  options(url: string): this
+  trace(url: string): this
+  headers(headers: InjectOptions['headers']): this
+  query(query: InjectOptions['query']): this
+  cookies(cookies: InjectOptions['cookies']): this
+  payload(payload: InjectOptions['payload']): this
+  body(body: InjectOptions['body']): this
+  end(): Promise<InjectResponse>
+  end(callback: (err: Error | null, res?: InjectResponse) => void): void
+  catch<T = never>(onRejected?: ((err: any) => T | PromiseLike<T>) | null): Promise<InjectResponse | T>
+  finally(onFinally?: (() => void) | null): Promise<InjectResponse>
+}
+
 // ---------------------------------------------------------------------------
 // The app
 
@@ -891,6 +912,7 @@ export interface HotpathInstance extends RouteMethods {
    * routes and hooks, as Fastify's `routing`. After ready().
    */
   routing(req: IncomingMessage | { method: string, url: string, headers: IncomingHttpHeaders, [key: string | symbol]: unknown }, res: ServerResponse): void
+  inject(): InjectChain
   inject(options: InjectOptions | string): Promise<InjectResponse>
   inject(options: InjectOptions | string, callback: (err: Error | null, res?: InjectResponse) => void): void
 
@@ -903,6 +925,8 @@ export interface HotpathInstance extends RouteMethods {
   listen(callback: (err: Error | null, address?: string) => void): Promise<string>
   close(): Promise<void>
   close(callback: (err?: Error) => void): Promise<void>
+  /** close(): `await using app = hotpath()` closes the app at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void>
   /**
    * The server: http.Server / https.Server on `node` (from the start), or
    * net.Server / tls.Server on `wire` (once ready() resolved).

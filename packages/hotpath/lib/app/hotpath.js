@@ -12,6 +12,7 @@ import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
+import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from 'node:http'
@@ -238,7 +239,7 @@ export class Hotpath {
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
       const hook = adaptRequestHook(name, fn)
-      const add = () => { ctx.addHook(name, hook) }
+      const add = () => { ctx.hooks[name].push(hook) }
       // After plugins registered here but not loaded yet, as avvio orders
       // it: their hooks on this context come first.
       if (ctx.pending.length > 0) ctx.pending.push({ fn: add, opts: {}, instance: this, after: add })
@@ -391,7 +392,7 @@ export class Hotpath {
     // (err, req, res, next) is error middleware, as in Express: it runs
     // when a route or an earlier middleware fails, before the error handler
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'use')
-    for (const fn of fns) this._ctx.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
+    for (const fn of fns) this._ctx.hooks[fn.length === 4 ? 'onError' : 'onRequest'].push(middlewareHook(fn, mount))
     this._ctx.usesMiddleware = true
     return this
   }
@@ -510,8 +511,6 @@ export class Hotpath {
     }
     this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
     return this._loading()
-    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
-    return this._loading()
   }
 
   /**
@@ -614,11 +613,14 @@ export class Hotpath {
   /**
    * Runs one request through the app without a socket (the inject engine):
    * a promise of the response, or, given a callback, callback(err, res) as
-   * in Fastify.
-   * @param {any} options  an options object, or the URL
+   * in Fastify; with no arguments, a request built by chained calls
+   * (`app.inject().get('/').headers({...}).end()`).
+   * @param {any} [options]  an options object, or the URL
    * @param {(err: Error | null, res?: any) => void} [callback]
+   * @returns {any}
    */
   inject (options, callback) {
+    if (options === undefined && callback === undefined) return new InjectChain((/** @type {any} */ opts, /** @type {any} */ cb) => this.inject(opts, cb))
     // once close() has begun, an injected request is refused rather than
     // answered 503, as Fastify refuses it
     const result = this._core.closePromise !== null
@@ -630,6 +632,15 @@ export class Hotpath {
   }
 }
 
+// `await using app = hotpath()` closes the app at the end of the block, as
+// Fastify's [Symbol.asyncDispose] does (where the runtime has the symbol).
+if (typeof Symbol.asyncDispose === 'symbol') {
+  Object.defineProperty(Hotpath.prototype, Symbol.asyncDispose, {
+    value: /** @this {Hotpath} */ function dispose () { return this.close() },
+    writable: true,
+    configurable: true
+  })
+}
 
 /**
  * A hook given as a route option: a function, an array of them, or nothing

@@ -1,0 +1,59 @@
+// app.inject() with no options builds the request by chained calls;
+// [Symbol.asyncDispose] closes the app.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import hotpath from '../../lib/index.js'
+
+function echoApp () {
+  const app = hotpath()
+  app.post('/echo', (req) => ({ body: req.body, query: req.query, header: req.headers['x-test'] ?? null, cookie: req.headers.cookie ?? null }))
+  app.get('/', () => ({ hello: 'world' }))
+  return app
+}
+
+test('inject() chained: method and url, headers, query, cookies and payload, sent by end()', async () => {
+  const app = echoApp()
+  const res = await app.inject().post('/echo').headers({ 'x-test': 'yes' }).query({ a: '1' }).cookies({ c: 'd' }).payload({ n: 1 }).end()
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { body: { n: 1 }, query: { a: '1' }, header: 'yes', cookie: 'c=d' })
+})
+
+test('inject() chained is sent when awaited, and by end(callback)', async () => {
+  const app = echoApp()
+  const awaited = await app.inject().get('/')
+  assert.deepEqual(awaited.json(), { hello: 'world' })
+  const viaCallback = await new Promise((resolve, reject) => {
+    app.inject().get('/').end((err, res) => err ? reject(err) : resolve(res))
+  })
+  assert.equal(/** @type {any} */ (viaCallback).statusCode, 200)
+})
+
+test('inject() chained is sent on the next tick when nothing sends it, and refuses changes once sent', async () => {
+  const app = hotpath()
+  let called = 0
+  app.get('/', () => { called++; return 'ok' })
+  const chain = app.inject().get('/')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.equal(called, 1)
+  assert.throws(() => chain.headers({ a: 'b' }), /already been invoked/)
+  assert.throws(() => chain.end(), /already been invoked/)
+  const res = await chain
+  assert.equal(res.body, 'ok')
+})
+
+test('inject() chained rejects with the error of a plugin that failed to load', async () => {
+  const app = hotpath()
+  app.register((_i, _o, done) => { done(new Error('kaboom')) })
+  await assert.rejects(async () => { await app.inject().get('/') }, /kaboom/)
+})
+
+test('[Symbol.asyncDispose]() closes the app', async () => {
+  const app = hotpath()
+  let closed = false
+  app.addHook('onClose', () => { closed = true })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  assert.equal(app.server.listening, true)
+  await /** @type {any} */ (app)[Symbol.asyncDispose]()
+  assert.equal(app.server.listening, false)
+  assert.equal(closed, true)
+})
