@@ -11,6 +11,9 @@ import { ParserTable } from '../lifecycle/parsers/table.js'
 
 /** @typedef {{ fn: Function, opts: Record<string, any>, instance: any, after?: Function }} PendingPlugin */
 
+/** how many request hooks have been added, in every app: the order of the next */
+let hooksAdded = 0
+
 export class Context {
   /**
    * @param {Context | null} parent
@@ -21,7 +24,12 @@ export class Context {
     this.prefix = prefix
     /** @type {Record<string, Function[]>} */
     this.hooks = {}
-    for (const name of REQUEST_HOOKS) this.hooks[name] = []
+    /** @type {Record<string, number[]>} when each of `hooks` was added (see addHook) */
+    this.hookOrder = {}
+    for (const name of REQUEST_HOOKS) {
+      this.hooks[name] = []
+      this.hookOrder[name] = []
+    }
     /** @type {Function[]} */
     this.onRoute = []
     /** @type {Function[]} */
@@ -59,6 +67,41 @@ export class Context {
     /** @type {PendingPlugin[]} */
     this.pending = []
     this.draining = false
+  }
+
+  /**
+   * Adds a request hook to this context, numbered by one counter shared by
+   * every context so that a route's hooks can be run in the order they were
+   * added (routeHooks).
+   * @param {string} name
+   * @param {Function} fn
+   */
+  addHook (name, fn) {
+    this.hooks[name].push(fn)
+    this.hookOrder[name].push(++hooksAdded)
+  }
+
+  /**
+   * The `name` hooks this context's routes run: its own and its ancestors',
+   * in the order they were added. Fastify copies a parent's hooks into a
+   * plugin when the plugin loads and appends a hook the parent adds later
+   * to every child it has, so a hook the root adds after a plugin has
+   * loaded runs after that plugin's own.
+   * @param {string} name
+   * @returns {Function[]}
+   */
+  routeHooks (name) {
+    /** @type {{ fn: Function, order: number }[]} */
+    const all = []
+    let sources = 0
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) {
+      const fns = c.hooks[name]
+      if (fns.length === 0) continue
+      sources++
+      for (let i = 0; i < fns.length; i++) all.push({ fn: fns[i], order: c.hookOrder[name][i] })
+    }
+    if (sources > 1) all.sort((a, b) => a.order - b.order)
+    return all.map((h) => h.fn)
   }
 
   /** root first */

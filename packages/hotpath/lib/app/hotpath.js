@@ -239,7 +239,7 @@ export class Hotpath {
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
       const hook = adaptRequestHook(name, fn)
-      const add = () => { ctx.hooks[name].push(hook) }
+      const add = () => { ctx.addHook(name, hook) }
       // After plugins registered here but not loaded yet, as avvio orders
       // it: their hooks on this context come first.
       if (ctx.pending.length > 0) ctx.pending.push({ fn: add, opts: {}, instance: this, after: add })
@@ -392,7 +392,7 @@ export class Hotpath {
     // (err, req, res, next) is error middleware, as in Express: it runs
     // when a route or an earlier middleware fails, before the error handler
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'use')
-    for (const fn of fns) this._ctx.hooks[fn.length === 4 ? 'onError' : 'onRequest'].push(middlewareHook(fn, mount))
+    for (const fn of fns) this._ctx.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
     this._ctx.usesMiddleware = true
     return this
   }

@@ -61,9 +61,10 @@ export function unpark (reply) {
 
 /**
  * Runs hooks[i..] (onRequest, preValidation, preHandler, onError) in order,
- * then next(reply). A hook that sends ends the chain; on the first
- * thenable the chain parks and goes on when it settles. A throw or a
- * rejection goes to fail.
+ * then next(reply). A hook that sends ends the chain, and so does one that
+ * returns (or resolves to) the reply itself: as in Fastify, it will send
+ * later. On the first thenable the chain parks and goes on when it
+ * settles. A throw or a rejection goes to fail.
  * @param {Reply} reply
  * @param {Function[]} hooks
  * @param {number} i
@@ -94,6 +95,7 @@ export function runHooks (reply, hooks, i, next, fail) {
       park(reply, r, continueHooks, fail)
       return
     }
+    if (r === reply) return
   }
   next(reply)
 }
@@ -108,9 +110,12 @@ function lateFailure (reply, err) {
   reply.request.log.error({ err }, 'hook failed after the reply was sent')
 }
 
-/** @param {Reply} reply */
-function continueHooks (reply) {
-  if (reply.sent) return
+/**
+ * @param {Reply} reply
+ * @param {unknown} value  what the parked hook resolved to
+ */
+function continueHooks (reply, value) {
+  if (reply.sent || value === reply) return
   runHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, /** @type {any} */ (reply._next), /** @type {Failure} */ (reply._onError))
 }
 

@@ -230,7 +230,7 @@ export class RouteTable {
 
 /**
  * What printRoutes({ includeMeta }) shows of a route (find-my-way's
- * buildPrettyMeta): its request hooks, its context's first, its error
+ * buildPrettyMeta): its request hooks in the order they run, its error
  * handler, and the options it was declared with.
  * @param {{ store?: unknown } | undefined} entry
  */
@@ -241,8 +241,7 @@ function prettyMeta (entry) {
   const meta = {}
   const opts = route.options
   for (const name of REQUEST_HOOKS) {
-    const list = []
-    for (const c of route.context.chain()) list.push(...c.hooks[name])
+    const list = route.context.routeHooks(name)
     const own = opts[name]
     if (own !== undefined && own !== null) list.push(...(Array.isArray(own) ? own : [own]))
     if (list.length > 0) meta[name] = list

@@ -76,13 +76,10 @@ export class Route {
   /** Called once at ready(). */
   compile () {
     const ctx = this.context
-    const chain = ctx.chain()
     const opts = this.options
     const self = /** @type {Record<string, any>} */ (this)
     for (const name of REQUEST_HOOKS) {
-      /** @type {Function[]} */
-      const list = []
-      for (const c of chain) list.push(...c.hooks[name])
+      const list = ctx.routeHooks(name)
       const own = opts[name]
       if (own !== undefined && own !== null) {
         for (const fn of Array.isArray(own) ? own : [own]) {

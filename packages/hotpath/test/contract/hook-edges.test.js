@@ -1,0 +1,92 @@
+// Request hooks at their edges, as Fastify runs them: the order of hooks
+// added by a plugin and by its parent at different times, and a hook that
+// returns the reply to send it later.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { plugin } from '../../lib/index.js'
+import { eachMode, setup } from '../helpers/engines.js'
+
+eachMode('request hooks run in the order they were added', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      /** @param {string} name */
+      const mark = (name) => (/** @type {any} */ req, /** @type {any} */ reply, /** @type {Function} */ done) => {
+        req.marks = (req.marks ?? '') + name
+        done()
+      }
+      app.addHook('onRequest', mark('a'))
+      app.register((api, opts, done) => {
+        api.addHook('onRequest', mark('b'))
+        api.get('/scoped', (/** @type {any} */ req) => ({ marks: req.marks }))
+        api.register(plugin((inner, opts, done) => {
+          inner.addHook('onRequest', mark('c'))
+          done()
+        }))
+        done()
+      })
+      // added to the root after the plugin above has loaded: its routes run
+      // them after their own
+      app.register(plugin((shared, opts, done) => {
+        shared.addHook('onRequest', mark('d'))
+        done()
+      }))
+      app.addHook('onRequest', mark('e'))
+      app.get('/root', (/** @type {any} */ req) => ({ marks: req.marks }))
+    })
+  })
+  after(() => s.close())
+
+  test('a parent\'s hooks added after a plugin loaded run after the plugin\'s own', async () => {
+    const res = await s.request('/scoped')
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(res.json(), { marks: 'abcde' })
+  })
+
+  test('a route of the parent runs only the parent\'s, in order', async () => {
+    const res = await s.request('/root')
+    assert.deepEqual(res.json(), { marks: 'ade' })
+  })
+})
+
+eachMode('a hook that returns the reply sends it later', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  let handled = 0
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.register((api, opts, done) => {
+        api.addHook('onRequest', (/** @type {any} */ req, /** @type {any} */ reply) => {
+          setImmediate(() => reply.send('from a plain hook'))
+          return reply
+        })
+        api.get('/plain', () => { handled++; return 'handler' })
+        done()
+      })
+      app.register((api, opts, done) => {
+        api.addHook('preHandler', async (/** @type {any} */ req, /** @type {any} */ reply) => {
+          setImmediate(() => reply.code(202).send('from an async hook'))
+          return reply
+        })
+        api.get('/async', () => { handled++; return 'handler' })
+        done()
+      })
+    })
+  })
+  after(() => s.close())
+
+  test('returned from a plain function: the lifecycle stops until it sends', async () => {
+    const res = await s.request('/plain')
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, 'from a plain hook')
+    assert.equal(handled, 0)
+  })
+
+  test('resolved by an async function: the same', async () => {
+    const res = await s.request('/async')
+    assert.equal(res.statusCode, 202)
+    assert.equal(res.body, 'from an async hook')
+    assert.equal(handled, 0)
+  })
+})
