@@ -46,6 +46,7 @@ export const ERRORS = {
   HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
   HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
+  HP_ERR_NOT_FOUND_HANDLER_SET: { status: 500, message: "A not-found handler is already set for the prefix '%s'" },
   HP_ERR_INVALID_ROUTE: { status: 500, message: 'Invalid route: %s' },
   HP_ERR_INVALID_HOOK: { status: 500, message: "Invalid hook '%s': %s" },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
@@ -55,6 +56,20 @@ export const ERRORS = {
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
   HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' },
   HP_ERR_CLOSED: { status: 500, message: 'The app has been closed and cannot be reopened' }
+}
+
+/**
+ * Fastify's code and message for those of the table it has its own words
+ * for: what an app made by hotpath/fastify (errorFormat 'fastify') raises
+ * instead. `%s` takes the same arguments as hotpath's message.
+ * @type {Record<string, { code: string, message: string }>}
+ */
+export const FASTIFY_ERRORS = {
+  HP_ERR_BAD_URL: { code: 'FST_ERR_BAD_URL', message: "'%s' is not a valid url component" },
+  HP_ERR_DUPLICATE_ROUTE: { code: 'FST_ERR_DUPLICATED_ROUTE', message: "Method '%s' already declared for route '%s'" },
+  HP_ERR_DEC_ALREADY_PRESENT: { code: 'FST_ERR_DEC_ALREADY_PRESENT', message: "The decorator '%s' has already been added!" },
+  HP_ERR_DEC_MISSING_DEPENDENCY: { code: 'FST_ERR_DEC_MISSING_DEPENDENCY', message: "The decorator is missing dependency '%s'." },
+  HP_ERR_NOT_FOUND_HANDLER_SET: { code: 'FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', message: "Not found handler already set for Fastify instance with prefix: '%s'" }
 }
 
 /**
@@ -94,7 +109,27 @@ export class HttpError extends Error {
 export function createError (code, ...args) {
   const entry = ERRORS[code]
   if (entry === undefined) throw new TypeError(`unknown error code ${code}`)
+  return new HttpError(entry.status, format(entry.message, args), { code })
+}
+
+/**
+ * createError, in Fastify's words where FASTIFY_ERRORS has them (its code
+ * and message; the status stays the table's).
+ * @param {string} code
+ * @param {...(string | number)} args
+ * @returns {HttpError}
+ */
+export function createFastifyError (code, ...args) {
+  const fastify = FASTIFY_ERRORS[code]
+  if (fastify === undefined) return createError(code, ...args)
+  return new HttpError(ERRORS[code].status, format(fastify.message, args), { code: fastify.code })
+}
+
+/**
+ * @param {string} message
+ * @param {(string | number)[]} args  replace the %s in the message, in order
+ */
+function format (message, args) {
   let i = 0
-  const message = entry.message.replace(/%s/g, () => String(args[i++]))
-  return new HttpError(entry.status, message, { code })
+  return message.replace(/%s/g, () => String(args[i++]))
 }

@@ -16,7 +16,10 @@ const FASTIFY_DEFAULTS = {
   // Fastify logs two lines a request ("incoming request", "request
   // completed") and an error under its own message; hotpath one line, and
   // errors under "request failed"/"request rejected" (docs/safety.md).
-  logFormat: 'fastify'
+  logFormat: 'fastify',
+  // Fastify's error answers: its 404 body, a thrown non-Error handed to
+  // the error handler and sent as it is.
+  errorFormat: 'fastify'
 }
 
 /**

@@ -992,6 +992,11 @@ export interface HotpathOptions {
    * shown; true in hotpath/fastify). docs/safety.md, "Errors never leak".
    */
   exposeErrorMessages?: boolean
+  /**
+   * 'fastify' (the default of hotpath/fastify): errors answer as Fastify's
+   * do: its 404 body, its codes and messages where it has its own.
+   */
+  errorFormat?: 'hotpath' | 'fastify'
   /** A GET route answers HEAD through a HEAD route of its own, seen by onRoute hooks (default true). */
   exposeHeadRoutes?: boolean
   /** Largest request head in bytes (default 16 KiB; 431 past it). */

@@ -4,7 +4,7 @@
 import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
-import { defaultNotFound } from '../routing/not-found.js'
+import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
 import { isShared } from './plugin.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
 
@@ -84,6 +84,7 @@ async function loadPlugin (core, parentCtx, item) {
   let instance = item.instance
   if (!isShared(item.fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    if (prefix) ctx.notFoundLevel = ctx
     if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
     if (item.opts.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(item.opts.logSerializers)
     instance = Object.create(item.instance)
@@ -167,7 +168,7 @@ export async function doReady (core) {
   await loadPlugins(core, core.root)
   if (core.loadError !== null) throw core.loadError
   core.locked = true
-  core.routes.complete(core, core.allContexts, defaultNotFound)
+  core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */
   const handler = (raw, res) => dispatch(core, raw, res)
   core.handler = handler

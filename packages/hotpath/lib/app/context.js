@@ -10,6 +10,11 @@ import { Reply } from '../reply/reply.js'
 import { ParserTable } from '../lifecycle/parsers/table.js'
 
 /** @typedef {{ fn: Function, opts: Record<string, any>, instance: any, after?: Function }} PendingPlugin */
+/**
+ * A not-found handler, with its own hooks and the context (and instance)
+ * that set it, whose hooks run before them.
+ * @typedef {{ handler: Function, hooks: Record<string, Function | Function[]>, ctx: Context, instance: any }} NotFoundHandler
+ */
 
 /** how many request hooks have been added, in every app: the order of the next */
 let hooksAdded = 0
@@ -40,7 +45,14 @@ export class Context {
     this.replyDecorators = new Map()
     /** @type {Function | null} */
     this.errorHandler = null
-    /** @type {{ handler: Function, hooks: Record<string, Function | Function[]> } | null} setNotFoundHandler's */
+    /**
+     * The context whose not-found handler this one sets and answers with, as
+     * Fastify's 404 levels: a plugin registered with a prefix starts a level
+     * of its own (boot.js); one without shares its parent's.
+     * @type {Context}
+     */
+    this.notFoundLevel = notFoundLevelOf(parent, this)
+    /** @type {NotFoundHandler | null} setNotFoundHandler's, on a level's context */
     this.notFoundHandler = null
     /** @type {Map<string, any>} shared schemas added here (addSchema), by $id */
     this.schemas = new Map()
@@ -134,9 +146,9 @@ export class Context {
     return null
   }
 
-  /** the not-found handler (and its own hooks) this context answers with: its own, or the nearest ancestor's */
+  /** the not-found handler this context answers with: its level's, or the nearest enclosing level's */
   findNotFoundHandler () {
-    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.notFoundHandler !== null) return c.notFoundHandler
+    for (let c = /** @type {Context | null} */ (this.notFoundLevel); c !== null; c = c.parent === null ? null : c.parent.notFoundLevel) if (c.notFoundHandler !== null) return c.notFoundHandler
     return null
   }
 
@@ -192,6 +204,16 @@ export class Context {
     this.Request = this.requestDecorators.size === 0 ? BaseRequest : subclass(BaseRequest, this.requestDecorators)
     this.Reply = this.replyDecorators.size === 0 ? BaseReply : subclass(BaseReply, this.replyDecorators)
   }
+}
+
+/**
+ * A new context's not-found level: its parent's, the root its own.
+ * @param {Context | null} parent
+ * @param {Context} ctx
+ * @returns {Context}
+ */
+function notFoundLevelOf (parent, ctx) {
+  return parent === null ? ctx : parent.notFoundLevel
 }
 
 /**

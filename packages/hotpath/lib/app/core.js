@@ -2,7 +2,7 @@
 // table, the engine, the logger, and the in-flight requests the request
 // timeout sweeps.
 import { Context } from './context.js'
-import { createError } from '../errors.js'
+import { createError, createFastifyError } from '../errors.js'
 import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
@@ -56,6 +56,13 @@ export class Core {
     if (options.exposeErrorMessages !== undefined && typeof options.exposeErrorMessages !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeErrorMessages', 'expected a boolean')
     /** every error answers with its own message and code, as in Fastify (docs/safety.md) */
     this.exposeErrorMessages = options.exposeErrorMessages === true
+    const errorFormat = options.errorFormat
+    if (errorFormat !== undefined && errorFormat !== 'hotpath' && errorFormat !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'errorFormat', "expected 'hotpath' or 'fastify'")
+    /**
+     * errorFormat 'fastify': errors answer as Fastify's do (its 404 body, a
+     * thrown non-Error handed to error handlers and sent as it is)
+     */
+    this.fastifyErrors = errorFormat === 'fastify'
     if (options.exposeHeadRoutes !== undefined && typeof options.exposeHeadRoutes !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeHeadRoutes', 'expected a boolean')
     /** a GET route answers HEAD too, through a HEAD route of its own (Fastify's exposeHeadRoutes) */
     this.exposeHeadRoutes = options.exposeHeadRoutes ?? true
@@ -177,6 +184,16 @@ export class Core {
     if (ajv !== undefined && (typeof ajv !== 'object' || ajv === null)) throw createError('HP_ERR_INVALID_OPTION', 'ajv', 'expected { customOptions, plugins, onCreate }')
     /** Fastify's `ajv` option: ajv's own options, its plugins, a function given each instance */
     this.ajvOptions = ajv ?? null
+  }
+
+  /**
+   * An error of the table (../errors.js), in Fastify's words with
+   * errorFormat 'fastify'.
+   * @param {string} code
+   * @param {...(string | number)} args
+   */
+  error (code, ...args) {
+    return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
   }
 
   schemaCompiler () {

@@ -310,7 +310,11 @@ export class Hotpath {
       checkHookOption(name, h)
       if (h !== undefined && h !== null) hooks[name] = h
     }
-    this._ctx.notFoundHandler = { handler: fn, hooks }
+    // One per prefix, as in Fastify: a plugin registered without a prefix
+    // sets its parent's (with its own hooks), and only once.
+    const level = this._ctx.notFoundLevel
+    if (level.notFoundHandler !== null) throw this._core.error('HP_ERR_NOT_FOUND_HANDLER_SET', level.prefix === '' ? '/' : level.prefix)
+    level.notFoundHandler = { handler: fn, hooks, ctx: this._ctx, instance: this }
     return this
   }
 

@@ -56,6 +56,12 @@ function readBody (reply) {
   // no Content-Type, or a malformed one: the catch-all parser ('*') if any
   const parser = route.parsers.find(typeof header === 'string' ? header : undefined)
   if (parser === null) {
+    // No route matched: the not-found handler answers, whatever the body
+    // (Fastify does not refuse it with a 415 first).
+    if (route.notFound) {
+      validationStage(reply)
+      return
+    }
     handleError(reply, createError('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
     return
   }

@@ -3,6 +3,7 @@
 // request's position in the `_` fields when it goes async.
 import { sendPayload, serializeFor } from './send.js'
 import { createError } from '../errors.js'
+import { unpark } from '../lifecycle/kernel.js'
 
 export class Reply {
   /**
@@ -174,23 +175,23 @@ export class Reply {
   }
 
   /**
-   * Answers as if no route had matched: the not-found handler of the
-   * deepest prefix that holds the request's path runs on this reply (its
-   * default throws the 404), as Fastify's reply.callNotFound() does.
+   * Answers as if no route had matched, as Fastify's reply.callNotFound()
+   * does: the reply goes over to the not-found route of the deepest prefix
+   * that holds the request's path, whose preHandler hooks and handler run
+   * (its default answers the 404); what the route's own handler was waiting
+   * on no longer continues the request. Inside a not-found handler, a
+   * plain-text 404, so it cannot call itself.
    */
   callNotFound () {
-    const route = this.route.app.routes.notFoundRoute(this.request.url)
-    let r
-    try {
-      r = route.handler.call(route.instance, this.request, this)
-    } catch (err) {
-      return this.send(err)
+    if (this.route.notFound) {
+      this.request.log.warn('Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.')
+      this.code(404).send('404 Not Found')
+      return this
     }
-    if (r !== null && typeof r === 'object' && typeof (/** @type {any} */ (r)).then === 'function') {
-      /** @type {PromiseLike<unknown>} */ (r).then((value) => answerWith(this, value), (err) => this.send(err))
-    } else {
-      answerWith(this, r)
-    }
+    const route = this.route.app.routes.notFoundRoute(this.request.url, this.request.method)
+    unpark(this)
+    this.route = route
+    route.enterHandler(this)
     return this
   }
 
@@ -256,12 +257,3 @@ function addVary (current, added) {
   return fields.join(', ')
 }
 
-/**
- * What a handler called outside the lifecycle returned: its payload,
- * unless it sent already or returned the reply.
- * @param {Reply} reply
- * @param {unknown} value
- */
-function answerWith (reply, value) {
-  if (value !== undefined && value !== reply && !reply.sent) reply.send(value)
-}

@@ -53,11 +53,11 @@ export function dispatch (core, raw, res) {
       ? table.router.find(/** @type {any} */ (method), url, table.deriveConstraints(raw))
       : table.router.find(/** @type {any} */ (method), url)
     if (found === null) {
-      route = table.notFoundRoute(url)
+      route = table.notFoundRoute(url, method)
       params = {}
     } else if (found.store === null) {
       // find-my-way's onBadUrl: a malformed percent-encoding in the path.
-      route = table.notFoundRoute('/')
+      route = table.notFoundRoute('/', method)
       params = {}
       badUrl = true
     } else {
@@ -71,7 +71,7 @@ export function dispatch (core, raw, res) {
   if (route.trackFinish) ensureFinishListener(reply)
   if (route.logIncoming) logIncoming(req)
   if (badUrl) {
-    handleError(reply, createError('HP_ERR_BAD_URL'))
+    handleError(reply, core.error('HP_ERR_BAD_URL', url))
   } else if (route.onRequest === null) {
     bodyStage(reply)
   } else {

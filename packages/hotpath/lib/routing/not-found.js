@@ -7,3 +7,14 @@ import { createError } from '../errors.js'
 export function defaultNotFound (req) {
   throw createError('HP_ERR_NOT_FOUND', req.method, req.path)
 }
+
+/**
+ * Fastify's default 404 (errorFormat 'fastify'): a plain body, with the URL
+ * as requested, query included, and no code; not an error, so no error
+ * handler runs for it.
+ * @param {import('../lifecycle/request.js').Request} req
+ * @param {import('../reply/reply.js').Reply} reply
+ */
+export function fastifyNotFound (req, reply) {
+  reply.code(404).send({ message: `Route ${req.method}:${req.url} not found`, error: 'Not Found', statusCode: 404 })
+}

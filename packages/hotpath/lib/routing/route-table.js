@@ -44,7 +44,7 @@ export class RouteTable {
     this.exact = new Map()
     /** 'METHOD path' of every route added @type {Set<string>} */
     this.keys = new Set()
-    /** deepest prefix first @type {{ prefix: string, route: Route }[]} */
+    /** deepest prefix first; bodyRoute for the methods whose bodies are parsed @type {{ prefix: string, route: Route, bodyRoute: Route }[]} */
     this.notFound = []
     /** the HEAD routes of GET routes, added at ready() where no HEAD route was declared @type {{ route: Route, paths: string[] }[]} */
     this.autoHead = []
@@ -129,16 +129,28 @@ export class RouteTable {
     }
     const root = contexts[0]
     for (const ctx of contexts) {
-      // A context with middleware answers the paths under its prefix that
+      // A not-found route for the root, for each prefix that set a handler
+      // (with the hooks of the context that set it, as Fastify), and for a
+      // context with middleware: it answers the paths under its prefix that
       // match none of its routes too, as an Express router runs its
       // middleware for every request under its mount path (cors answers a
       // preflight for which there is no OPTIONS route).
-      if (ctx.notFoundHandler === null && ctx !== root && !(ctx.usesMiddleware && ctx.prefix !== '')) continue
+      const ownLevel = ctx.notFoundLevel === ctx && ctx.notFoundHandler !== null
+      if (!ownLevel && ctx !== root && !(ctx.usesMiddleware && ctx.prefix !== '')) continue
       const own = ctx.findNotFoundHandler()
-      const route = new Route(core, ctx, ctx.instance, { url: '*', method: '*', ...own?.hooks }, '*', '*', own?.handler ?? defaultNotFound)
-      route.compile()
-      route.parseBody = false
-      this.notFound.push({ prefix: ctx.prefix, route })
+      const at = ownLevel && own !== null ? own.ctx : ctx
+      const instance = ownLevel && own !== null ? own.instance : ctx.instance
+      /** @param {boolean} parseBody */
+      const make = (parseBody) => {
+        const route = new Route(core, at, instance, { url: '*', method: '*', ...own?.hooks }, '*', '*', own?.handler ?? defaultNotFound)
+        route.compile()
+        route.parseBody = parseBody
+        route.notFound = true
+        return route
+      }
+      // the body of a method that has one is parsed for the not-found
+      // handler too, as for a route
+      this.notFound.push({ prefix: ctx.prefix, route: make(false), bodyRoute: make(true) })
     }
     this.notFound.sort((a, b) => b.prefix.length - a.prefix.length)
   }
@@ -216,15 +228,21 @@ export class RouteTable {
   }
 
   /**
-   * The not-found route of the deepest prefix that contains `url`.
+   * The not-found route of the deepest prefix that contains `url`, for the
+   * request's method.
    * @param {string} url
+   * @param {string} method
    */
-  notFoundRoute (url) {
+  notFoundRoute (url, method) {
+    let found = this.notFound[this.notFound.length - 1]
     for (const entry of this.notFound) {
       const p = entry.prefix
-      if (p === '' || (url.startsWith(p) && (url.length === p.length || url[p.length] === '/' || url[p.length] === '?'))) return entry.route
+      if (p === '' || (url.startsWith(p) && (url.length === p.length || url[p.length] === '/' || url[p.length] === '?'))) {
+        found = entry
+        break
+      }
     }
-    return this.notFound[this.notFound.length - 1].route
+    return found.route.app.bodyMethods.has(method) ? found.bodyRoute : found.route
   }
 }
 

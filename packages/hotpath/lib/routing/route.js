@@ -8,6 +8,7 @@ import { createError } from '../errors.js'
 import { checkLogSerializers } from '../logger.js'
 import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
+import { handlerStage } from '../lifecycle/handler.js'
 
 export class Route {
   /**
@@ -65,12 +66,23 @@ export class Route {
     /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
+    /** a not-found route (reply.callNotFound() in its handler answers a plain 404) */
+    this.notFound = false
     /** log Fastify's "incoming request" line, set by compile() */
     this.logIncoming = false
     /** the logger this route's requests log through: the app's, or a child at the route's logLevel; null when logging is off */
     this.logger = app.logger
     /** request.routeOptions, built by compile() @type {Record<string, any>} */
     this.requestOptions = options
+  }
+
+  /**
+   * Runs this route's preHandler hooks and handler on a reply that another
+   * route started (reply.callNotFound()).
+   * @param {import('../reply/reply.js').Reply} reply
+   */
+  enterHandler (reply) {
+    handlerStage(reply)
   }
 
   /** Called once at ready(). */
