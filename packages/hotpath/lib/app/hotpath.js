@@ -437,8 +437,8 @@ export class Hotpath {
    */
   decorate (name, value, dependencies) {
     if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
-    if (name in this) throw createError('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    requireDecorators(dependencies, (dep) => dep in this, name)
+    if (name in this) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    requireDecorators(this._core, dependencies, (dep) => dep in this, name)
     const v = /** @type {any} */ (value)
     if (isAccessor(v)) Object.defineProperty(this, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
     else /** @type {any} */ (this)[name] = value
@@ -447,13 +447,13 @@ export class Hotpath {
 
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateRequest (name, value, dependencies) {
-    requireDecorators(dependencies, (dep) => this.hasRequestDecorator(dep), name)
+    requireDecorators(this._core, dependencies, (dep) => this.hasRequestDecorator(dep), name)
     return this._decorateObject('requestDecorators', RESERVED_REQUEST, name, value)
   }
 
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateReply (name, value, dependencies) {
-    requireDecorators(dependencies, (dep) => this.hasReplyDecorator(dep), name)
+    requireDecorators(this._core, dependencies, (dep) => this.hasReplyDecorator(dep), name)
     return this._decorateObject('replyDecorators', RESERVED_REPLY, name, value)
   }
 
@@ -465,8 +465,8 @@ export class Hotpath {
    */
   _decorateObject (kind, reserved, name, value) {
     if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
-    if (typeof name === 'string' ? reserved.has(name) || name.startsWith('_') : typeof name !== 'symbol') throw createError('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    if (this._ctx.hasDecorator(kind, name)) throw createError('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    if (typeof name === 'string' ? reserved.has(name) || name.startsWith('_') : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    if (this._ctx.hasDecorator(kind, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     this._ctx[kind].set(name, value)
     return this
   }
@@ -704,14 +704,15 @@ function prefixRootPaths (prefix, mode, ignoreTrailingSlash) {
 /**
  * decorate(name, value, dependencies): each dependency must be decorated
  * already, as Fastify checks it.
+ * @param {Core} core
  * @param {(string | symbol)[] | undefined} dependencies
  * @param {(dep: string | symbol) => boolean} has
  * @param {string | symbol} name
  */
-function requireDecorators (dependencies, has, name) {
+function requireDecorators (core, dependencies, has, name) {
   if (!Array.isArray(dependencies)) return
   for (const dep of dependencies) {
-    if (!has(dep)) throw createError('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
+    if (!has(dep)) throw core.error('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
   }
 }
 

@@ -82,7 +82,7 @@ export class RouteTable {
     const constraints = routeConstraints(route)
     for (const path of paths) {
       const key = constraints === null ? `${route.method} ${path}` : `${route.method} ${path} ${constraintKey(constraints)}`
-      if (this.keys.has(key)) throw createError('HP_ERR_DUPLICATE_ROUTE', route.method, path)
+      if (this.keys.has(key)) throw route.app.error('HP_ERR_DUPLICATE_ROUTE', route.method, path)
       if (constraints !== null) {
         this.constrained = true
         this.constrainedPaths.add(path)
