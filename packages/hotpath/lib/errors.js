@@ -52,6 +52,7 @@ export const ERRORS = {
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
   HP_ERR_UNSUPPORTED_OPTION: { status: 500, message: 'Option %s is not supported: %s' },
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s: %s' },
+  HP_ERR_SCHEMA_ERROR_FORMATTER: { status: 500, message: "schemaErrorFormatter must be a function that is not async, got '%s'" },
   HP_ERR_PARSER_ALREADY_PRESENT: { status: 500, message: "A content-type parser for '%s' already exists" },
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
   HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' },
@@ -69,7 +70,8 @@ export const FASTIFY_ERRORS = {
   HP_ERR_DUPLICATE_ROUTE: { code: 'FST_ERR_DUPLICATED_ROUTE', message: "Method '%s' already declared for route '%s'" },
   HP_ERR_DEC_ALREADY_PRESENT: { code: 'FST_ERR_DEC_ALREADY_PRESENT', message: "The decorator '%s' has already been added!" },
   HP_ERR_DEC_MISSING_DEPENDENCY: { code: 'FST_ERR_DEC_MISSING_DEPENDENCY', message: "The decorator is missing dependency '%s'." },
-  HP_ERR_NOT_FOUND_HANDLER_SET: { code: 'FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', message: "Not found handler already set for Fastify instance with prefix: '%s'" }
+  HP_ERR_NOT_FOUND_HANDLER_SET: { code: 'FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', message: "Not found handler already set for Fastify instance with prefix: '%s'" },
+  HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." }
 }
 
 /**

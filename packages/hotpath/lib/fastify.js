@@ -27,7 +27,19 @@ const FASTIFY_DEFAULTS = {
  * @param {Record<string, any>} [options]
  */
 export function fastify (options = {}) {
-  return hotpath({ ...FASTIFY_DEFAULTS, ...options })
+  return hotpath({ ...FASTIFY_DEFAULTS, ...options, ajv: fastifyAjv(options?.ajv) })
+}
+
+/**
+ * Fastify's validator coerces a body to its schema's types as it does the
+ * params, query and headers (hotpath's leaves JSON's types alone): its
+ * coerceTypes, unless the app's ajv options set their own.
+ * @param {any} ajv  the app's `ajv` option
+ */
+function fastifyAjv (ajv) {
+  if (ajv === undefined || ajv === null) return { customOptions: { coerceTypes: 'array' } }
+  if (typeof ajv !== 'object') return ajv
+  return { ...ajv, customOptions: { coerceTypes: 'array', ...ajv.customOptions } }
 }
 
 // CommonJS: require('hotpath/fastify') returns the factory itself, with

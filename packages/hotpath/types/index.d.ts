@@ -166,6 +166,8 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   query: RequestQuerystring<G>
   /** The parsed body; `undefined` when the request has none. */
   body: RequestBody<G>
+  /** With the route's `attachValidation`, the error of a failed validation (undefined when it passed). */
+  validationError?: Error & { validation?: any[], validationContext?: string }
   headers: RequestHeaders<G>
   method: string
   /** The request-target as received: path and query. */
@@ -431,6 +433,9 @@ export interface RouteSchema {
  */
 export type ValidatorCompiler<T = any> = (route: { schema: T, method: string, url: string, httpPart: 'params' | 'querystring' | 'headers' | 'body' }) => (data: any) => boolean | { error?: Error, value?: unknown }
 
+/** Builds the error for a failed validation from ajv's errors and the part that failed. */
+export type SchemaErrorFormatter = (errors: any[], part: 'params' | 'querystring' | 'headers' | 'body') => Error
+
 // ---------------------------------------------------------------------------
 // Type providers: request types inferred from route schemas
 
@@ -585,6 +590,14 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   logLevel?: LogLevel | (string & {})
   /** pino serializers for the lines its requests log, merged over its plugins' (Fastify's logSerializers). */
   logSerializers?: Record<string, (value: any) => unknown>
+  /** A failed validation reaches the handler as `req.validationError` instead of answering 400. */
+  attachValidation?: boolean
+  /** This route's validation error builder (wins over setSchemaErrorFormatter and the app's option). */
+  schemaErrorFormatter?: SchemaErrorFormatter
+  /** This route's validator compiler (wins over setValidatorCompiler). */
+  validatorCompiler?: ValidatorCompiler
+  /** This route's serializer compiler (wins over setSerializerCompiler). */
+  serializerCompiler?: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string
   onRequest?: OneOrMany<RequestHook<G>>
   preParsing?: OneOrMany<PreParsingHook<G>>
   preValidation?: OneOrMany<RequestHook<G>>
@@ -841,6 +854,8 @@ export interface HotpathInstance extends RouteMethods {
 
   /** Validators for this context's route schemas from your own compiler instead of ajv (Fastify's signature). */
   setValidatorCompiler(compile: ValidatorCompiler): this
+  /** The error a failed validation answers with, for this context's routes (`this` is this instance; not async). */
+  setSchemaErrorFormatter(formatter: SchemaErrorFormatter): this
   /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
   setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
   /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_INVALID_SCHEMA), seen by this context and its children. */
@@ -1037,6 +1052,8 @@ export interface HotpathOptions {
   disableRequestLogging?: boolean | ((req: HotpathRequest) => boolean)
   /** Requests served on one connection before it closes (default 0, unlimited). */
   maxRequestsPerSocket?: number
+  /** Builds the error a failed validation answers with, for routes that set none (not async; `this` is the app). */
+  schemaErrorFormatter?: SchemaErrorFormatter
   /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */
   ajv?: { customOptions?: Record<string, unknown>, plugins?: ReadonlyArray<((ajv: any, options?: any) => unknown) | readonly [(ajv: any, options?: any) => unknown, unknown]>, onCreate?: (ajv: any) => void }
   /**

@@ -60,6 +60,8 @@ export class Context {
     this.validatorCompiler = null
     /** @type {Function | null} setSerializerCompiler */
     this.serializerCompiler = null
+    /** @type {Function | null} setSchemaErrorFormatter, or at the root the schemaErrorFormatter option */
+    this.schemaErrorFormatter = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
     this.logLevel = null
     /** @type {Record<string, (value: any) => any> | null} the `logSerializers` this context's plugin was registered with */
@@ -138,7 +140,7 @@ export class Context {
 
   /**
    * A compiler set here or nearest up the chain, null for hotpath's own.
-   * @param {'validatorCompiler' | 'serializerCompiler'} kind
+   * @param {'validatorCompiler' | 'serializerCompiler' | 'schemaErrorFormatter'} kind
    * @returns {Function | null}
    */
   findUp (kind) {

@@ -2,6 +2,7 @@
 // table, the engine, the logger, and the in-flight requests the request
 // timeout sweeps.
 import { Context } from './context.js'
+import { checkSchemaErrorFormatter } from '../routing/route.js'
 import { createError, createFastifyError } from '../errors.js'
 import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
@@ -137,6 +138,9 @@ export class Core {
       useSemicolonDelimiter: options.useSemicolonDelimiter === true
     })
     this.root = new Context(null, '')
+    // Fastify's schemaErrorFormatter: the error a failed validation answers
+    // with, for every route that sets none of its own
+    if (options.schemaErrorFormatter !== undefined) this.root.schemaErrorFormatter = checkSchemaErrorFormatter(this, options.schemaErrorFormatter)
     // Fastify's querystringParser and useSemicolonDelimiter: the app's
     // Request class reads the query with them, chosen here, so an app that
     // uses neither has hotpath's Request as it is.

@@ -2,7 +2,7 @@
 // parsers and plugins, and ready/listen/close. Everything here runs at
 // start-up; per-request work starts in ../routing/dispatch.js.
 import { Core } from './core.js'
-import { Route } from '../routing/route.js'
+import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
@@ -273,6 +273,21 @@ export class Hotpath {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'validatorCompiler')
     this._ctx.validatorCompiler = compile
+    return this
+  }
+
+  /**
+   * The error a failed validation answers with, for this context's routes
+   * that set none of their own: `formatter(errors, part)` with ajv's errors
+   * and 'params', 'querystring', 'headers' or 'body', called with this
+   * instance as `this`; its error is given status 400 and the validation
+   * code unless it has its own (Fastify's setSchemaErrorFormatter).
+   * @param {(errors: any[], part: string) => Error} formatter
+   */
+  setSchemaErrorFormatter (formatter) {
+    checkSchemaErrorFormatter(this._core, formatter)
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'schemaErrorFormatter')
+    this._ctx.schemaErrorFormatter = formatter
     return this
   }
 

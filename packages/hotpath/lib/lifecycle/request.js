@@ -171,6 +171,11 @@ export class Request {
   }
 }
 
+// request.validationError: the error of a failed validation, set on the
+// request by a route with attachValidation (validate.js); undefined, from
+// the prototype, on every other request, which assigns nothing for it.
+/** @type {any} */ (Request.prototype).validationError = undefined
+
 /** @param {Request} req */
 function isTrustedPeer (req) {
   const trust = req.route.app.trustProxy

@@ -20,18 +20,25 @@ function validate (reply) {
   const route = reply.route
   if (route.hasValidation) {
     const req = reply.request
+    const how = route.validationErrors
     let err = null
     try {
-      if (route.validateParams !== null) err = runValidator(route.validateParams, req.params)
-      if (err === null && route.validateHeaders !== null) err = runValidator(route.validateHeaders, req.headers)
-      if (err === null && route.validateQuery !== null) err = runValidator(route.validateQuery, req.query)
-      if (err === null && route.validateBody !== null) err = runValidator(route.validateBody, req.body)
+      if (route.validateParams !== null) err = runValidator(route.validateParams, req, how)
+      if (err === null && route.validateHeaders !== null) err = runValidator(route.validateHeaders, req, how)
+      if (err === null && route.validateQuery !== null) err = runValidator(route.validateQuery, req, how)
+      if (err === null && route.validateBody !== null) err = runValidator(route.validateBody, req, how)
     } catch (e) {
+      // a schemaErrorFormatter that throws: its error fails the request
       err = e
     }
     if (err !== null) {
-      handleError(reply, err)
-      return
+      // attachValidation: the handler sees the error as
+      // request.validationError and answers itself
+      if (!route.attachValidation) {
+        handleError(reply, err)
+        return
+      }
+      /** @type {any} */ (req).validationError = err
     }
   }
   handlerStage(reply)

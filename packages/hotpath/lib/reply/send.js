@@ -59,6 +59,12 @@ function serialize (reply, payload) {
     // toJSON() that returns nothing: a programming error, not an empty 200.
     if (typeof body !== 'string') throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
   } catch (err) {
+    // Fastify answers the serializer's own error (fast-json-stringify's
+    // '"name" is required!'); hotpath's masks it behind its code
+    if (route.app.fastifyErrors) {
+      handleError(reply, err)
+      return
+    }
     const e = createError('HP_ERR_SERIALIZATION')
     e.cause = err
     handleError(reply, e)

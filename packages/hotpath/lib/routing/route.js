@@ -10,6 +10,9 @@ import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
 
+/** @type {import('./schema.js').ValidationErrors} */
+const NO_FORMATTER = { formatter: null, fastify: false }
+
 export class Route {
   /**
    * @param {import('../app/core.js').Core} app
@@ -51,6 +54,10 @@ export class Route {
     /** @type {import('./schema.js').Validator | null} */ this.validateQuery = null
     /** @type {import('./schema.js').Validator | null} */ this.validateHeaders = null
     /** @type {import('./schema.js').Validator | null} */ this.validateBody = null
+    /** how a failed validation becomes an error, set by compile() @type {import('./schema.js').ValidationErrors} */
+    this.validationErrors = NO_FORMATTER
+    /** Fastify's attachValidation: the handler gets request.validationError instead of the 400 */
+    this.attachValidation = false
     /** @type {Map<string, import('./schema.js').SerializeFn> | null} */
     this.serializers = null
     /** @type {import('./schema.js').SerializeFn | null} */
@@ -130,15 +137,22 @@ export class Route {
       compiler.useShared(ctx.visibleSchemas())
       const where = `${this.method}:${this.url}`
       normalizeRouteSchema(schema, where)
+      // the route's validatorCompiler / serializerCompiler, else
       // setValidatorCompiler / setSerializerCompiler, the nearest up the plugin chain
-      const ownValidator = ctx.findUp('validatorCompiler')
-      const ownSerializer = ctx.findUp('serializerCompiler')
+      const ownValidator = typeof opts.validatorCompiler === 'function' ? opts.validatorCompiler : ctx.findUp('validatorCompiler')
+      const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : ctx.findUp('serializerCompiler')
       const custom = ownValidator === null ? null : { compile: ownValidator, method: this.method, url: this.url }
       if (schema.params) this.validateParams = compiler.validator('params', schema.params, where, custom)
       if (schema.querystring) this.validateQuery = compiler.validator('querystring', schema.querystring, where, custom)
       if (schema.headers) this.validateHeaders = compiler.validator('headers', schema.headers, where, custom)
       if (schema.body && this.parseBody) this.validateBody = compiler.validator('body', schema.body, where, custom)
       this.hasValidation = this.validateParams !== null || this.validateQuery !== null || this.validateHeaders !== null || this.validateBody !== null
+      if (this.hasValidation) {
+        // the route's schemaErrorFormatter, else its plugin's (setSchemaErrorFormatter), else the app's option
+        const formatter = opts.schemaErrorFormatter === undefined ? contextFormatter(ctx) : checkSchemaErrorFormatter(this.app, opts.schemaErrorFormatter)
+        this.validationErrors = formatter === null && !this.app.fastifyErrors ? NO_FORMATTER : { formatter, fastify: this.app.fastifyErrors }
+        this.attachValidation = opts.attachValidation === true
+      }
       if (schema.response) {
         this.serializers = compiler.serializers(schema.response, where, ownSerializer === null ? null : { compile: ownSerializer, method: this.method, url: this.url })
         this.serialize200 = pickSerializer(this.serializers, 200)
@@ -151,4 +165,35 @@ export class Route {
     this.logIncoming = this.logger !== null && this.app.logRequests && this.app.fastifyLogs
     this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests)
   }
+}
+
+/**
+ * The schemaErrorFormatter a context's routes use: the nearest set up the
+ * plugin chain, called with the instance it was set on as `this`, as
+ * Fastify binds it.
+ * @param {import('../app/context.js').Context} ctx
+ * @returns {((errors: any[], part: string) => any) | null}
+ */
+function contextFormatter (ctx) {
+  for (let c = /** @type {import('../app/context.js').Context | null} */ (ctx); c !== null; c = c.parent) {
+    const fn = c.schemaErrorFormatter
+    if (fn !== null) {
+      const self = c.instance
+      return (errors, part) => fn.call(self, errors, part)
+    }
+  }
+  return null
+}
+
+/**
+ * A schemaErrorFormatter must be a function that answers at once: it
+ * builds the error a failed validation answers with.
+ * @param {import('../app/core.js').Core} app
+ * @param {unknown} fn
+ * @returns {(errors: any[], part: string) => any}
+ */
+export function checkSchemaErrorFormatter (app, fn) {
+  if (typeof fn !== 'function') throw app.error('HP_ERR_SCHEMA_ERROR_FORMATTER', typeof fn)
+  if (fn.constructor.name === 'AsyncFunction') throw app.error('HP_ERR_SCHEMA_ERROR_FORMATTER', 'AsyncFunction')
+  return /** @type {any} */ (fn)
 }

@@ -7,8 +7,13 @@ import { createError } from '../errors.js'
 import { loadModule as load } from '../require.js'
 
 /**
- * @typedef {(data: unknown) => boolean} ValidateFn
- * @typedef {{ validate: ValidateFn & { errors?: any[] | null }, part: string }} Validator
+ * @typedef {(data: unknown, dataCxt?: any) => any} ValidateFn  ajv answers a boolean, a custom compiler's validator more (runValidator)
+ * @typedef {{ validate: ValidateFn & { errors?: any[] | null }, part: string, key: string, withParent: boolean }} Validator
+ *   `key`: the request property the part is read from and written back to;
+ *   `withParent`: ajv is given the request as the data's parent, so that a
+ *   root value it coerces (a body `"10"` for `{ type: 'integer' }`) is
+ *   written back (only for schemas whose root is not an object: an object
+ *   is coerced in place, and the parent costs an object per call)
  * @typedef {(data: unknown) => string} SerializeFn
  */
 
@@ -63,11 +68,13 @@ export class SchemaCompiler {
    */
   validator (part, schema, where, custom = null) {
     let s = part === 'body' ? schema : objectShorthand(schema)
+    const key = part === 'querystring' ? 'query' : part
+    if (custom !== null) return { validate: customValidator(custom.compile({ schema: part === 'headers' ? schema : s, method: custom.method, url: custom.url, httpPart: part })), part, key, withParent: false }
     if (part === 'headers') s = lowerCaseHeaders(s)
-    if (custom !== null) return { validate: customValidator(custom.compile({ schema: s, method: custom.method, url: custom.url, httpPart: part })), part }
     try {
       const validate = this.ajv(part !== 'body').compile(s)
-      return { validate, part }
+      const withParent = s === null || typeof s !== 'object' || s.type !== 'object'
+      return { validate, part, key, withParent }
     } catch (err) {
       throw createError('HP_ERR_INVALID_SCHEMA', `${where} ${part}`, /** @type {Error} */ (err).message)
     }
@@ -101,30 +108,15 @@ export class SchemaCompiler {
 
 /**
  * A validator from setValidatorCompiler, as Fastify takes it: it answers
- * true/false (its `errors` then say why), or `{ error }` when the data is
- * invalid. Made to look like ajv's for runValidator. A `{ value }` answer
- * does not replace the data.
+ * false (its `errors` then say why), `{ error }` when the data is invalid,
+ * `{ value }` to replace the data, or anything else when it is valid;
+ * runValidator reads the answer.
  * @param {(data: unknown) => any} fn
  * @returns {ValidateFn & { errors?: any[] | null }}
  */
 function customValidator (fn) {
   if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_SCHEMA', 'setValidatorCompiler', 'the compiler must return a function')
-  /** @type {ValidateFn & { errors?: any[] | null }} */
-  const validate = (data) => {
-    const r = fn(data)
-    if (r === false) {
-      validate.errors = /** @type {any} */ (fn).errors ?? null
-      return false
-    }
-    if (r !== null && typeof r === 'object' && r.error) {
-      const e = r.error
-      validate.errors = Array.isArray(e.validation) ? e.validation : [{ instancePath: '', schemaPath: '', keyword: 'custom', params: {}, message: e.message ?? String(e) }]
-      return false
-    }
-    validate.errors = null
-    return true
-  }
-  return validate
+  return fn
 }
 
 /**
@@ -136,26 +128,111 @@ function addShared (ajv, shared) {
 }
 
 /**
- * Validates `data` in place (coercion and defaults mutate it). Returns null
- * or the error to answer with, whose message names the failing field.
+ * Validates one part of the request in place (coercion and defaults mutate
+ * it; a custom validator's `{ value }` replaces it). An absent part is
+ * validated as null, as Fastify does. Returns null, or the error to answer
+ * with (see validationError).
  * @param {Validator} v
- * @param {unknown} data
+ * @param {any} req
+ * @param {ValidationErrors} how  the route's, chosen at ready()
  */
-export function runValidator (v, data) {
-  if (v.validate(data)) return null
-  const errors = v.validate.errors ?? []
-  // every error, as Fastify's message lists them (one unless ajv's allErrors)
-  const message = errors.length === 0 ? `${v.part} is invalid` : errors.map((/** @type {any} */ e) => `${v.part}${e.instancePath} ${e.message}`).join(', ')
-  const err = createError('HP_ERR_VALIDATION', message)
-  const validation = errors.map((/** @type {any} */ e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, params: e.params, message: e.message }))
-  // On the error itself as Fastify users expect (error.validation,
-  // error.validationContext), and in `details`, the fields merged into the
-  // default 400 body; both share the one array.
-  const e = /** @type {any} */ (err)
-  e.validation = validation
-  e.validationContext = v.part
-  err.details = { validation, validationContext: v.part }
+export function runValidator (v, req, how) {
+  const key = v.key
+  const value = req[key]
+  const data = value === undefined ? null : value
+  let r
+  try {
+    r = v.withParent ? v.validate(data, /** @type {any} */ ({ parentData: req, parentDataProperty: key })) : v.validate(data)
+  } catch (e) {
+    // a validator that throws is the server's fault: 500, as in Fastify
+    const err = /** @type {any} */ (e)
+    if (!how.fastify || err === null || typeof err !== 'object') return err
+    err.statusCode = 500
+    return wrapResultError(err, v.part, how)
+  }
+  if (r === true) return null
+  if (r === false) return validationError(v.validate.errors ?? [], v.part, how)
+  if (r !== null && typeof r === 'object') {
+    if (r.error) return resultError(r.error, v.part, how)
+    if ('value' in r) req[key] = r.value
+  }
+  return null
+}
+
+/**
+ * How a route's failed validations become errors, decided at ready():
+ * `formatter` is the schemaErrorFormatter that applies (the route's, else
+ * its plugin's, else the app's; null for the default message), `fastify`
+ * gives Fastify's error (FST_ERR_VALIDATION, a plain Error) instead of
+ * hotpath's (an HttpError carrying `details`).
+ * @typedef {{ formatter: ((errors: any[], part: string) => any) | null, fastify: boolean }} ValidationErrors
+ */
+
+/**
+ * The error for a failed validation, as Fastify builds it: the formatter's
+ * error (by default, each error as `${part}${instancePath} ${message}`,
+ * joined by ', '), given status 400 and the validation code unless it has
+ * its own, with the errors as `validation` and the part as
+ * `validationContext`. A formatter that throws fails the request with its
+ * error (500).
+ * @param {any[]} errors
+ * @param {string} part
+ * @param {ValidationErrors} how
+ */
+export function validationError (errors, part, how) {
+  if (how.formatter === null && !how.fastify) {
+    const err = createError('HP_ERR_VALIDATION', validationMessage(errors, part))
+    const validation = errors.map((/** @type {any} */ e) => ({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: e.keyword, params: e.params, message: e.message }))
+    // On the error itself as Fastify users expect (error.validation,
+    // error.validationContext), and in `details`, the fields merged into the
+    // default 400 body; both share the one array.
+    const e = /** @type {any} */ (err)
+    e.validation = validation
+    e.validationContext = part
+    err.details = { validation, validationContext: part }
+    return err
+  }
+  const err = how.formatter === null ? new Error(validationMessage(errors, part)) : how.formatter(errors, part)
+  if (!err.statusCode) err.statusCode = 400
+  if (!err.code) err.code = how.fastify ? 'FST_ERR_VALIDATION' : 'HP_ERR_VALIDATION'
+  err.validation = errors
+  err.validationContext = part
   return err
+}
+
+/**
+ * A custom validator's `{ error }`: with Fastify's errors, an Error is
+ * answered as it is (400 and the validation code unless it has its own);
+ * otherwise it becomes the validation's one entry.
+ * @param {any} e
+ * @param {string} part
+ * @param {ValidationErrors} how
+ */
+function resultError (e, part, how) {
+  if (how.fastify) return e instanceof Error ? wrapResultError(e, part, how) : validationError(e, part, how)
+  const errors = Array.isArray(e.validation) ? e.validation : [{ instancePath: '', schemaPath: '', keyword: 'custom', params: {}, message: e.message ?? String(e) }]
+  return validationError(errors, part, how)
+}
+
+/**
+ * @param {any} e
+ * @param {string} part
+ * @param {ValidationErrors} how
+ */
+function wrapResultError (e, part, how) {
+  if (!e.statusCode) e.statusCode = 400
+  if (!e.code) e.code = how.fastify ? 'FST_ERR_VALIDATION' : 'HP_ERR_VALIDATION'
+  if (!e.validationContext) e.validationContext = part
+  return e
+}
+
+/**
+ * @param {any[]} errors
+ * @param {string} part
+ */
+function validationMessage (errors, part) {
+  // every error, as Fastify's message lists them (one unless ajv's allErrors)
+  return errors.length === 0 ? `${part} is invalid` : errors.map((/** @type {any} */ e) => `${part}${e.instancePath ?? ''} ${e.message}`).join(', ')
 }
 
 /**

@@ -13,7 +13,7 @@ test('an option hotpath does not implement is refused, naming it and saying what
   for (const [name, value] of /** @type {[string, any][]} */ ([
     ['http2', true], ['serverFactory', () => {}], ['pluginTimeout', 20_000],
     ['rewriteUrl', () => '/'], ['return503OnClosing', false], ['connectionTimeout', 1000],
-    ['frameworkErrors', () => {}], ['schemaErrorFormatter', () => new Error()],
+    ['frameworkErrors', () => {}], ['onBadUrl', () => {}],
     ['constraints', { x: {} }], ['http', { maxHeaderSize: 1 }]
   ])) {
     for (const make of [hotpath, fastify]) {
