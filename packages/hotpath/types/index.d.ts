@@ -1054,6 +1054,8 @@ export interface HotpathOptions {
   maxRequestsPerSocket?: number
   /** Builds the error a failed validation answers with, for routes that set none (not async; `this` is the app). */
   schemaErrorFormatter?: SchemaErrorFormatter
+  /** ms a plugin may take to load before ready() fails (default 10 000, as Fastify's; 0: no limit). */
+  pluginTimeout?: number
   /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */
   ajv?: { customOptions?: Record<string, unknown>, plugins?: ReadonlyArray<((ajv: any, options?: any) => unknown) | readonly [(ajv: any, options?: any) => unknown, unknown]>, onCreate?: (ajv: any) => void }
   /**
@@ -1065,7 +1067,6 @@ export interface HotpathOptions {
   http?: null
   connectionTimeout?: 0
   handlerTimeout?: 0
-  pluginTimeout?: 0
   return503OnClosing?: true
   allowErrorHandlerOverride?: true
   /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */

@@ -5,7 +5,7 @@ import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
-import { isShared } from './plugin.js'
+import { isShared, kPlugin } from './plugin.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
 
 /** @typedef {import('./core.js').Core} Core */
@@ -99,7 +99,7 @@ async function loadPlugin (core, parentCtx, item) {
   const outer = ctx.pending
   if (ctx === parentCtx) ctx.pending = []
   try {
-    await callPlugin(item.fn, instance, item.opts)
+    await callPlugin(core, item.fn, instance, item.opts)
     await loadPlugins(core, ctx)
   } finally {
     if (ctx === parentCtx) ctx.pending = outer.concat(ctx.pending)
@@ -111,13 +111,50 @@ async function loadPlugin (core, parentCtx, item) {
  * (instance, opts, done) that calls done(err?) when it has finished, as
  * Fastify (avvio) takes them: a function of fewer than three parameters
  * that returns no promise has finished when it returns.
+ * A plugin not done within pluginTimeout fails the boot: the timer starts
+ * before the plugin is called.
+ * @param {Core} core
  * @param {Function} fn
  * @param {any} instance
  * @param {Record<string, any>} opts
  * @returns {Promise<void>}
  */
-function callPlugin (fn, instance, opts) {
-  return settleWithDone(fn, undefined, [instance, opts], 'plugin rejected')
+function callPlugin (core, fn, instance, opts) {
+  const ms = core.pluginTimeout
+  if (ms === 0) return settleWithDone(fn, undefined, [instance, opts], 'plugin rejected')
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer
+  const timedOut = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(pluginTimeoutError(core, fn, opts)), ms)
+  })
+  const loaded = settleWithDone(fn, undefined, [instance, opts], 'plugin rejected')
+  return /** @type {Promise<void>} */ (Promise.race([loaded, timedOut])).finally(() => clearTimeout(timer))
+}
+
+/**
+ * @param {Core} core
+ * @param {Function} fn
+ * @param {Record<string, any>} opts
+ */
+function pluginTimeoutError (core, fn, opts) {
+  const err = core.error('HP_ERR_PLUGIN_TIMEOUT', pluginName(fn, opts))
+  // Fastify's carries the cause avvio gives it
+  if (core.fastifyErrors) err.cause = Object.assign(new Error('Plugin did not start in time'), { code: 'AVV_ERR_PLUGIN_EXEC_TIMEOUT' })
+  return err
+}
+
+/**
+ * A plugin's name as Fastify (avvio) gives it: its fastify-plugin name, the
+ * `name` of its options, its function's name, else its first two lines.
+ * @param {Function} fn
+ * @param {Record<string, any>} opts
+ */
+function pluginName (fn, opts) {
+  const meta = /** @type {any} */ (fn)[Symbol.for('plugin-meta')] ?? /** @type {any} */ (fn)[kPlugin]
+  if (typeof meta?.name === 'string' && meta.name !== '') return meta.name
+  if (typeof opts?.name === 'string' && opts.name !== '') return opts.name
+  if (fn.name !== '') return fn.name
+  return fn.toString().split('\n').slice(0, 2).map((line) => line.trim()).join(' -- ')
 }
 
 /**

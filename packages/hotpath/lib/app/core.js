@@ -32,14 +32,18 @@ const DEFAULTS = {
   // MultiPolygons nests 8), the default of .NET's System.Text.Json, and far
   // below where JSON.stringify or a validator runs out of stack (a few
   // thousand levels).
-  jsonDepthLimit: 64
+  jsonDepthLimit: 64,
+  // A plugin that never calls done() nor settles its promise would hold
+  // ready() forever: Fastify's 10 s, long enough for a slow connection to
+  // a database, short enough to be seen at start-up.
+  pluginTimeout: 10_000
 }
 
 export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
     options = normalizeOptions(options)
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket']) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -51,6 +55,8 @@ export class Core {
     if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
     if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
     this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
+    /** ms a plugin may take to load before ready() fails (0: no limit) */
+    this.pluginTimeout = options.pluginTimeout ?? DEFAULTS.pluginTimeout
     /** nesting of arrays and objects a JSON body may have */
     this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
     this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
@@ -90,6 +96,7 @@ export class Core {
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
+      pluginTimeout: this.pluginTimeout,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
       ...this.engineOptions,
       https: options.https === undefined ? false : Object.freeze({ ...options.https }),

@@ -11,7 +11,7 @@ import fastify from '../../lib/fastify.js'
 
 test('an option hotpath does not implement is refused, naming it and saying what hotpath does', () => {
   for (const [name, value] of /** @type {[string, any][]} */ ([
-    ['http2', true], ['serverFactory', () => {}], ['pluginTimeout', 20_000],
+    ['http2', true], ['serverFactory', () => {}],
     ['rewriteUrl', () => '/'], ['return503OnClosing', false], ['connectionTimeout', 1000],
     ['frameworkErrors', () => {}], ['onBadUrl', () => {}],
     ['constraints', { x: {} }], ['http', { maxHeaderSize: 1 }]
@@ -29,7 +29,7 @@ test('an option hotpath does not implement is refused, naming it and saying what
 
 test('the value that describes what hotpath does is accepted', () => {
   const app = hotpath({
-    http2: false, http: null, pluginTimeout: 0, return503OnClosing: true,
+    http2: false, http: null, return503OnClosing: true,
     connectionTimeout: 0, handlerTimeout: 0,
     allowErrorHandlerOverride: true, http2SessionTimeout: 72_000
   })

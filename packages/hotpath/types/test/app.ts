@@ -41,8 +41,9 @@ hotpath({ ignoreDuplicateSlashes: true, routerOptions: { ignoreTrailingSlash: tr
 hotpath({ http2: false, pluginTimeout: 0, return503OnClosing: true, onProtoPoisoning: 'error' })
 // @ts-expect-error HTTP/2 is not implemented: refused at construction, and by the types
 hotpath({ http2: true })
-// @ts-expect-error plugins are never timed out
 hotpath({ pluginTimeout: 10_000 })
+// @ts-expect-error pluginTimeout is a number of ms
+hotpath({ pluginTimeout: '10s' })
 // @ts-expect-error not supported
 hotpath({ rewriteUrl: () => '/' })
 
