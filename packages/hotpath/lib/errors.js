@@ -42,6 +42,7 @@ export const ERRORS = {
   HP_ERR_DEC_ALREADY_PRESENT: { status: 500, message: "The decorator '%s' has already been added" },
   HP_ERR_DEC_AFTER_READY: { status: 500, message: "The decorator '%s' was added after ready()" },
   HP_ERR_DEC_MISSING_DEPENDENCY: { status: 500, message: "The decorator '%s' is missing, and '%s' depends on it" },
+  HP_ERR_DEC_UNDECLARED: { status: 500, message: "No decorator '%s' is declared on this %s" },
   HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
   HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
@@ -72,6 +73,7 @@ export const FASTIFY_ERRORS = {
   HP_ERR_DUPLICATE_ROUTE: { code: 'FST_ERR_DUPLICATED_ROUTE', message: "Method '%s' already declared for route '%s'" },
   HP_ERR_DEC_ALREADY_PRESENT: { code: 'FST_ERR_DEC_ALREADY_PRESENT', message: "The decorator '%s' has already been added!" },
   HP_ERR_DEC_MISSING_DEPENDENCY: { code: 'FST_ERR_DEC_MISSING_DEPENDENCY', message: "The decorator is missing dependency '%s'." },
+  HP_ERR_DEC_UNDECLARED: { code: 'FST_ERR_DEC_UNDECLARED', message: "No decorator '%s' has been declared on %s." },
   HP_ERR_NOT_FOUND_HANDLER_SET: { code: 'FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', message: "Not found handler already set for Fastify instance with prefix: '%s'" },
   HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." }
 }

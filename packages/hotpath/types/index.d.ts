@@ -199,6 +199,12 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   readonly routeOptions: RouteOptions & { prefix: string, bodyLimit: number, config: RouteConfig & { url: string, method: string | string[] } }
   /** node:http's request (docs/engines.md), built on first read on `wire`. */
   readonly raw: RawNodeRequest
+  /** The instance of the plugin that declared the route. */
+  readonly server: HotpathInstance
+  /** A request decorator of the route's scope (a function bound to this request); throws HP_ERR_DEC_UNDECLARED for another name. */
+  getDecorator<T = unknown>(name: string | symbol): T
+  /** Sets a request decorator of the route's scope on this request; throws HP_ERR_DEC_UNDECLARED for another name. */
+  setDecorator(name: string | symbol, value: unknown): void
 }
 
 export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
@@ -240,6 +246,10 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   readonly sent: boolean
   /** ms since the request started (0 when logging is off). */
   readonly elapsedTime: number
+  /** The instance of the plugin that declared the route. */
+  readonly server: HotpathInstance
+  /** A reply decorator of the route's scope (a function bound to this reply); throws HP_ERR_DEC_UNDECLARED for another name. */
+  getDecorator<T = unknown>(name: string | symbol): T
   /** The request's logger. */
   readonly log: HotpathLogger
   readonly request: HotpathRequest<G>
@@ -849,6 +859,8 @@ export interface HotpathInstance extends RouteMethods {
   /** A value, or `{ getter, setter }` for an accessor. */
   decorateReply(name: string | symbol, value: unknown, dependencies?: ReadonlyArray<string | symbol>): this
   hasDecorator(name: string | symbol): boolean
+  /** A decorator this instance sees (a function bound to it); throws HP_ERR_DEC_UNDECLARED for another name. */
+  getDecorator<T = unknown>(name: string | symbol): T
   hasRequestDecorator(name: string | symbol): boolean
   hasReplyDecorator(name: string | symbol): boolean
 

@@ -20,8 +20,8 @@ import { METHODS as NODE_METHODS } from 'node:http'
 export { Core }
 
 let warnedOverride = false
-const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log'])
+const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -452,7 +452,7 @@ export class Hotpath {
    */
   decorate (name, value, dependencies) {
     if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
-    if (name in this) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
     const v = /** @type {any} */ (value)
     if (isAccessor(v)) Object.defineProperty(this, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
@@ -481,7 +481,9 @@ export class Hotpath {
   _decorateObject (kind, reserved, name, value) {
     if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
     if (typeof name === 'string' ? reserved.has(name) || name.startsWith('_') : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    if (this._ctx.hasDecorator(kind, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    // a plugin may declare its own value for a parent's decorator, as in
+    // Fastify; its routes see it, the parent's keep theirs
+    if (this._ctx[kind].has(name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     this._ctx[kind].set(name, value)
     return this
   }
@@ -491,14 +493,34 @@ export class Hotpath {
     return name in this
   }
 
-  /** @param {string | symbol} name */
-  hasRequestDecorator (name) {
-    return this._ctx.hasDecorator('requestDecorators', name)
+  /**
+   * The value of a decorator this instance sees (a function comes bound to
+   * the instance); an undeclared one throws, where reading it would give
+   * undefined.
+   * @param {string | symbol} name
+   */
+  getDecorator (name) {
+    if (!(name in this)) throw this._core.error('HP_ERR_DEC_UNDECLARED', String(name), 'instance')
+    const value = /** @type {any} */ (this)[name]
+    return typeof value === 'function' ? value.bind(this) : value
   }
 
-  /** @param {string | symbol} name */
+  /**
+   * A decorator of this context or its parents, or a member every request
+   * has (raw, params, body…), which Fastify counts as decorated too: it
+   * cannot be decorated again and may be a decorator's dependency.
+   * @param {string | symbol} name
+   */
+  hasRequestDecorator (name) {
+    return (typeof name === 'string' && RESERVED_REQUEST.has(name)) || this._ctx.hasDecorator('requestDecorators', name)
+  }
+
+  /**
+   * A decorator of this context or its parents, or a member every reply has.
+   * @param {string | symbol} name
+   */
   hasReplyDecorator (name) {
-    return this._ctx.hasDecorator('replyDecorators', name)
+    return (typeof name === 'string' && RESERVED_REPLY.has(name)) || this._ctx.hasDecorator('replyDecorators', name)
   }
 
   // --- plugins ---------------------------------------------------------------
@@ -729,6 +751,23 @@ function requireDecorators (core, dependencies, has, name) {
   for (const dep of dependencies) {
     if (!has(dep)) throw core.error('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
   }
+}
+
+/**
+ * Whether `name` may not be decorated on this instance: a member of the app
+ * itself, or a decorator of this plugin scope. A parent's decorator may be
+ * declared again by a plugin, which sees its own value (Fastify's rule).
+ * @param {any} instance
+ * @param {string | symbol} name
+ */
+function isDeclared (instance, name) {
+  for (let o = instance; o !== null; o = Object.getPrototypeOf(o)) {
+    if (!Object.hasOwn(o, name)) continue
+    // an instance (the root or a plugin's) has its own _ctx; a class
+    // prototype holds the built-in members
+    return o === instance || !Object.hasOwn(o, '_ctx')
+  }
+  return false
 }
 
 /** @param {any} v  a decorator value given as { getter, setter } */

@@ -169,6 +169,34 @@ export class Request {
   get routeOptions () {
     return this.route.requestOptions
   }
+
+  /** The instance of the plugin that declared the route (Fastify's request.server). */
+  get server () {
+    return this.route.instance
+  }
+
+  /**
+   * A request decorator of the route's plugin scope (a function comes bound
+   * to this request); an undeclared one throws.
+   * @param {string | symbol} name
+   */
+  getDecorator (name) {
+    if (!this.route.instance.hasRequestDecorator(name)) throw this.route.app.error('HP_ERR_DEC_UNDECLARED', String(name), 'request')
+    const value = /** @type {any} */ (this)[name]
+    return typeof value === 'function' ? value.bind(this) : value
+  }
+
+  /**
+   * Sets a request decorator of the route's plugin scope on this request;
+   * an undeclared one throws rather than adding a field.
+   * @param {string | symbol} name
+   * @param {unknown} value
+   */
+  setDecorator (name, value) {
+    if (!this.route.instance.hasRequestDecorator(name)) throw this.route.app.error('HP_ERR_DEC_UNDECLARED', String(name), 'request')
+    const self = /** @type {any} */ (this)
+    self[name] = value
+  }
 }
 
 // request.validationError: the error of a failed validation, set on the

@@ -232,6 +232,22 @@ export class Reply {
   get elapsedTime () {
     return this._startTime === 0 ? 0 : performance.now() - this._startTime
   }
+
+  /** The instance of the plugin that declared the route (Fastify's reply.server). */
+  get server () {
+    return this.route.instance
+  }
+
+  /**
+   * A reply decorator of the route's plugin scope (a function comes bound
+   * to this reply); an undeclared one throws.
+   * @param {string | symbol} name
+   */
+  getDecorator (name) {
+    if (!this.route.instance.hasReplyDecorator(name)) throw this.route.app.error('HP_ERR_DEC_UNDECLARED', String(name), 'reply')
+    const value = /** @type {any} */ (this)[name]
+    return typeof value === 'function' ? value.bind(this) : value
+  }
 }
 
 /**
