@@ -53,3 +53,33 @@ test('a plugin that finishes in time loads; 0 turns the limit off; the default i
   assert.equal(hotpath().initialConfig.pluginTimeout, 10_000)
   assert.throws(() => hotpath({ pluginTimeout: -1 }), { code: 'HP_ERR_INVALID_OPTION' })
 })
+
+test('an onReady hook that never finishes fails ready() after pluginTimeout, named by its function', async () => {
+  const app = hotpath({ pluginTimeout: 20 })
+  app.addHook('onReady', function warmCache (_done) {})
+  await assert.rejects(app.ready(), {
+    code: 'HP_ERR_HOOK_TIMEOUT',
+    message: "A callback for 'onReady' hook \"warmCache\" timed out. You may have forgotten to call 'done' function or to resolve a Promise"
+  })
+  const f = fastify({ pluginTimeout: 20 })
+  f.addHook('onReady', async () => new Promise(() => {}))
+  await assert.rejects(f.ready(), (/** @type {any} */ err) => {
+    assert.equal(err.code, 'FST_ERR_HOOK_TIMEOUT')
+    assert.equal(err.cause.code, 'AVV_ERR_READY_TIMEOUT')
+    return true
+  })
+})
+
+test('a boot that starts while the timers are faked still completes', async () => {
+  // as sinon's FakeTimers does: setImmediate replaced by one that never runs
+  const real = globalThis.setImmediate
+  globalThis.setImmediate = /** @type {any} */ (() => {})
+  try {
+    const app = hotpath()
+    app.get('/', () => 'ok')
+    await app.ready()
+    assert.equal((await app.inject('/')).body, 'ok')
+  } finally {
+    globalThis.setImmediate = real
+  }
+})

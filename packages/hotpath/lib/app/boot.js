@@ -120,15 +120,50 @@ async function loadPlugin (core, parentCtx, item) {
  * @returns {Promise<void>}
  */
 function callPlugin (core, fn, instance, opts) {
-  const ms = core.pluginTimeout
-  if (ms === 0) return settleWithDone(fn, undefined, [instance, opts], 'plugin rejected')
+  return withTimeout(core.pluginTimeout, () => settleWithDone(fn, undefined, [instance, opts], 'plugin rejected'), () => pluginTimeoutError(core, fn, opts))
+}
+
+/**
+ * start() within ms (0: no limit), else the error timedOut() makes. The
+ * timer is set before start() runs (the global setTimeout, which a test
+ * may fake to make time pass inside a plugin).
+ * @param {number} ms
+ * @param {() => unknown} start
+ * @param {() => Error} timedOut
+ * @returns {Promise<void>}
+ */
+function withTimeout (ms, start, timedOut) {
+  if (ms === 0) {
+    try {
+      return Promise.resolve(start()).then(() => {})
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
-  const timedOut = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(pluginTimeoutError(core, fn, opts)), ms)
+  const expired = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(timedOut()), ms)
   })
-  const loaded = settleWithDone(fn, undefined, [instance, opts], 'plugin rejected')
-  return /** @type {Promise<void>} */ (Promise.race([loaded, timedOut])).finally(() => clearTimeout(timer))
+  /** @type {Promise<unknown>} */
+  let done
+  try {
+    done = Promise.resolve(start())
+  } catch (err) {
+    done = Promise.reject(err)
+  }
+  return /** @type {Promise<void>} */ (Promise.race([done, expired])).finally(() => clearTimeout(timer))
+}
+
+/**
+ * @param {Core} core
+ * @param {string} hookName
+ * @param {Function & { fnName?: string }} hook
+ */
+function hookTimeoutError (core, hookName, hook) {
+  const err = core.error('HP_ERR_HOOK_TIMEOUT', hookName, hook.fnName ? ` "${hook.fnName}"` : '')
+  if (core.fastifyErrors) err.cause = Object.assign(new Error('Plugin did not start in time'), { code: 'AVV_ERR_READY_TIMEOUT' })
+  return err
 }
 
 /**
@@ -196,12 +231,21 @@ function settleWithDone (fn, self, args, rejected) {
   })
 }
 
+// setImmediate as it was when hotpath was loaded: a test that fakes the
+// timers (sinon's FakeTimers replaces setImmediate) must not hold the boot.
+const nextTurn = globalThis.setImmediate
+
+/** @returns {Promise<void>} */
+function afterThisTurn () {
+  return new Promise((resolve) => nextTurn(resolve))
+}
+
 /** @param {Core} core */
 export async function doReady (core) {
   // The boot takes a turn of the event loop before it starts, as Fastify's
   // (avvio) does: routes, hooks and plugins added in the turn that called
   // ready() or listen() (a test file's first tests) are still taken.
-  await new Promise(setImmediate)
+  await afterThisTurn()
   await loadPlugins(core, core.root)
   if (core.loadError !== null) throw core.loadError
   core.locked = true
@@ -213,7 +257,8 @@ export async function doReady (core) {
   core.injectEngine.setHandler(handler)
   core.inFlight.start()
   if (core.loadMonitor !== null) core.loadMonitor.start()
-  for (const hook of core.appHooks.onReady) await hook()
+  // an onReady hook is bounded by pluginTimeout too, as in Fastify
+  for (const hook of core.appHooks.onReady) await withTimeout(core.pluginTimeout, /** @type {() => unknown} */ (hook), () => hookTimeoutError(core, 'onReady', hook))
   core.isReady = true
 }
 
@@ -223,7 +268,7 @@ export async function doClose (core) {
   // Fastify's close() does: the onClose hooks they add run too. A plugin
   // that failed has failed ready() already; close() still closes.
   if (core.readyPromise === null) {
-    await new Promise(setImmediate)
+    await afterThisTurn()
     await loadPlugins(core, core.root).catch(() => {})
   } else if (!core.isReady) {
     await core.readyPromise.catch(() => {})

@@ -140,8 +140,11 @@ class Call {
  */
 export function adaptAppHook (name, fn, instance) {
   const args = name === 'onClose' ? [instance] : []
-  if (fn.length <= args.length || isAsync(fn)) return () => fn.apply(instance, args)
-  return () => new Promise((resolve, reject) => {
-    fn.call(instance, ...args, (/** @type {unknown} */ err) => err ? reject(err) : resolve(undefined))
-  })
+  const adapted = fn.length <= args.length || isAsync(fn)
+    ? () => fn.apply(instance, args)
+    : () => new Promise((resolve, reject) => {
+      fn.call(instance, ...args, (/** @type {unknown} */ err) => err ? reject(err) : resolve(undefined))
+    })
+  // the hook's own name, for the error when it times out
+  return Object.assign(adapted, { fnName: fn.name })
 }
