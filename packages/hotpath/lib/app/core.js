@@ -108,11 +108,11 @@ export class Core {
       caseSensitive: options.caseSensitive ?? true,
       ignoreTrailingSlash: options.ignoreTrailingSlash ?? false
     })
-    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
     const format = options.logFormat
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
     /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */
     this.fastifyLogs = format === 'fastify'
+    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
     this.logger = createLogger(options.loggerInstance ?? options.logger, this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
