@@ -17,8 +17,8 @@ const FASTIFY_DEFAULTS = {
   // completed") and an error under its own message; hotpath one line, and
   // errors under "request failed"/"request rejected" (docs/safety.md).
   logFormat: 'fastify',
-  // Fastify's error answers: its 404 body, a thrown non-Error handed to
-  // the error handler and sent as it is.
+  // Fastify's error answers: its 404 and validation bodies, and its codes
+  // and messages for the errors it names (lib/errors.js FASTIFY_ERRORS).
   errorFormat: 'fastify'
 }
 
