@@ -1,7 +1,9 @@
 // The one table of hotpath's error codes. Every error hotpath raises itself
 // carries one of these codes; docs/errors.md documents each one and
 // test/errors.test.js keeps the two in sync.
+import { format as utilFormat } from 'node:util'
 import { statusText } from './status.js'
+import { FASTIFY_CODES } from './fastify-codes.js'
 
 /**
  * code → [status, message]. `%s` in a message is replaced by the arguments
@@ -130,7 +132,65 @@ export function createError (code, ...args) {
 export function createFastifyError (code, ...args) {
   const fastify = FASTIFY_ERRORS[code]
   if (fastify === undefined) return createError(code, ...args)
-  return new HttpError(ERRORS[code].status, format(fastify.message, args), { code: fastify.code })
+  const err = Reflect.construct(HttpError, [ERRORS[code].status, format(fastify.message, args), { code: fastify.code }], fastifyErrorClass(fastify.code))
+  err.name = 'FastifyError'
+  return err
+}
+
+/**
+ * A Fastify error constructor (hotpath/fastify's `errorCodes`): callable
+ * with or without `new`, it builds an HttpError with the code, its status,
+ * and its message formatted with the arguments (a last argument
+ * `{ cause }` becomes the error's cause), as Fastify's own do.
+ * @typedef {{ (...args: unknown[]): HttpError, new (...args: unknown[]): HttpError, readonly prototype: HttpError }} FastifyErrorConstructor
+ */
+
+/** code → its constructor, made on first use @type {Map<string, FastifyErrorConstructor>} */
+const fastifyClasses = new Map()
+
+/**
+ * The constructor of one Fastify code: errors of errorFormat 'fastify' with
+ * that code are its instances. A code Fastify does not have gets one too
+ * (status 500, the message as given).
+ * @param {string} code
+ * @returns {FastifyErrorConstructor}
+ */
+export function fastifyErrorClass (code) {
+  let cls = fastifyClasses.get(code)
+  if (cls !== undefined) return cls
+  const [status, message] = FASTIFY_CODES[code] ?? [500, '%s']
+  /** @param {unknown[]} args */
+  function FastifyError (...args) {
+    if (!new.target) return new FastifyError(...args)
+    const last = /** @type {any} */ (args[args.length - 1])
+    const cause = last !== null && typeof last === 'object' && 'cause' in last ? last.cause : undefined
+    const err = Reflect.construct(HttpError, [status, utilFormat(message, ...args), { code, cause }], new.target)
+    err.name = 'FastifyError'
+    return err
+  }
+  FastifyError.prototype = Object.create(HttpError.prototype, {
+    constructor: { value: FastifyError, writable: true, configurable: true },
+    toString: { value: fastifyErrorString, writable: true, configurable: true }
+  })
+  cls = /** @type {FastifyErrorConstructor} */ (/** @type {unknown} */ (FastifyError))
+  fastifyClasses.set(code, cls)
+  return cls
+}
+
+/** @this {HttpError} */
+function fastifyErrorString () {
+  return `${this.name} [${this.code}]: ${this.message}`
+}
+
+/**
+ * Every Fastify code's constructor, by code: hotpath/fastify's `errorCodes`.
+ * @returns {Record<string, FastifyErrorConstructor>}
+ */
+export function fastifyErrorCodes () {
+  /** @type {Record<string, FastifyErrorConstructor>} */
+  const codes = {}
+  for (const code of Object.keys(FASTIFY_CODES)) codes[code] = fastifyErrorClass(code)
+  return codes
 }
 
 /**
