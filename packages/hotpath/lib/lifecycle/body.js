@@ -23,6 +23,7 @@ export function bodyStage (reply) {
   const route = reply.route
   if (route.parseBody) {
     const raw = reply.request._incoming
+    if (route.contentRequired && !hasContent(reply)) return
     if (raw.hasBody || raw.headers['content-type'] !== undefined) {
       readBody(reply)
       return
@@ -30,6 +31,20 @@ export function bodyStage (reply) {
   }
   if (route.preParsing !== null) runPayloadHooks(reply, route.preParsing, 0, reply.request.raw, validationStage, true, handleError)
   else validationStage(reply)
+}
+
+/**
+ * A QUERY request states what it asks in its body (RFC 10008 §2): without
+ * a Content-Type, or without a body, it is answered 400.
+ * @param {Reply} reply
+ */
+function hasContent (reply) {
+  const raw = reply.request._incoming
+  const method = reply.request.method
+  if (raw.headers['content-type'] === undefined) handleError(reply, reply.route.app.error('HP_ERR_MISSING_CONTENT_TYPE', method))
+  else if (!raw.hasBody) handleError(reply, reply.route.app.error('HP_ERR_MISSING_CONTENT', method))
+  else return true
+  return false
 }
 
 /** @param {Reply} reply */
@@ -62,7 +77,7 @@ function readBody (reply) {
       validationStage(reply)
       return
     }
-    handleError(reply, createError('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
+    handleError(reply, route.app.error('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
     return
   }
   reply._parser = parser
@@ -103,7 +118,7 @@ function bodyLimit (route, parser) {
 
 /**
  * Engines report body errors with a code from the table; answer with the
- * core's own error for it. The unread rest of an over-limit body is never
+ * core's own error for it (in Fastify's words with errorFormat 'fastify'). The unread rest of an over-limit body is never
  * read: the connection closes after the answer.
  * @param {Reply} reply
  * @param {any} err
@@ -113,7 +128,10 @@ function bodyError (reply, err, limit) {
   const code = err?.code
   if (code === 'HP_ERR_BODY_TOO_LARGE') {
     reply.header('connection', 'close')
-    handleError(reply, createError(code, limit))
+    handleError(reply, reply.route.app.error(code, limit))
+  } else if (code === 'HP_ERR_INVALID_CONTENT_LENGTH') {
+    reply.header('connection', 'close')
+    handleError(reply, reply.route.app.error(code))
   } else if (code === 'HP_ERR_REQUEST_ABORTED' || code === 'HP_ERR_REQUEST_TIMEOUT') {
     handleError(reply, createError(code))
   } else if (code === 'HP_ERR_BODY_CONSUMED') {
