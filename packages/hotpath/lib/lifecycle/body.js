@@ -132,6 +132,13 @@ function bodyError (reply, err, limit) {
   } else if (code === 'HP_ERR_INVALID_CONTENT_LENGTH') {
     reply.header('connection', 'close')
     handleError(reply, reply.route.app.error(code))
+  } else if (code === 'HP_ERR_REQUEST_ABORTED' && err.cause instanceof Error && reply.route.app.fastifyErrors) {
+    // the body stream failed with an error of its own (a preParsing hook's
+    // stream): Fastify answers with that error, a 400 unless it has an
+    // error status
+    const cause = /** @type {any} */ (err.cause)
+    cause.statusCode = 400
+    handleError(reply, cause)
   } else if (code === 'HP_ERR_REQUEST_ABORTED' || code === 'HP_ERR_REQUEST_TIMEOUT') {
     handleError(reply, createError(code))
   } else if (code === 'HP_ERR_BODY_CONSUMED') {
@@ -205,7 +212,7 @@ function parseWith (reply, payload) {
   try {
     r = parser.fn(req, payload)
   } catch (err) {
-    handleError(reply, parserError(err))
+    handleError(reply, reply.route.app.fastifyErrors ? err : parserError(err))
     return
   }
   if (isThenable(r)) {
@@ -227,7 +234,9 @@ function parsed (reply, body) {
 
 /**
  * A parser error without a status is the client's fault: a 400 that keeps
- * the parser's message out of the response.
+ * the parser's message out of the response. (With errorFormat 'fastify' a
+ * parser's error is handled as it is, a 500 unless it has a status, as a
+ * rejected parser's is.)
  * @param {unknown} err
  */
 function parserError (err) {
