@@ -1,7 +1,9 @@
 // The one table of hotpath's error codes. Every error hotpath raises itself
 // carries one of these codes; docs/errors.md documents each one and
 // test/errors.test.js keeps the two in sync.
+import { format as utilFormat } from 'node:util'
 import { statusText } from './status.js'
+import { FASTIFY_CODES } from './fastify-codes.js'
 
 /**
  * code → [status, message]. `%s` in a message is replaced by the arguments
@@ -22,6 +24,9 @@ export const ERRORS = {
   HP_ERR_JSON_TOO_DEEP: { status: 400, message: 'JSON body is nested deeper than %s levels' },
   HP_ERR_INVALID_BODY: { status: 400, message: 'Body could not be parsed' },
   HP_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type: %s' },
+  HP_ERR_INVALID_CONTENT_LENGTH: { status: 400, message: 'Request body size did not match Content-Length' },
+  HP_ERR_MISSING_CONTENT_TYPE: { status: 400, message: 'A %s request must have a Content-Type header' },
+  HP_ERR_MISSING_CONTENT: { status: 400, message: 'A %s request must have a body' },
   HP_ERR_TOO_MANY_KEYS: { status: 413, message: 'More than %s keys in %s' },
   HP_ERR_HANDLER_TIMEOUT: { status: 503, message: 'The request was not answered within %s ms' },
   HP_ERR_SERVER_CLOSING: { status: 503, message: 'The server is shutting down' },
@@ -43,18 +48,29 @@ export const ERRORS = {
   HP_ERR_DEC_AFTER_READY: { status: 500, message: "The decorator '%s' was added after ready()" },
   HP_ERR_DEC_MISSING_DEPENDENCY: { status: 500, message: "The decorator '%s' is missing, and '%s' depends on it" },
   HP_ERR_DEC_UNDECLARED: { status: 500, message: "No decorator '%s' is declared on this %s" },
+  HP_ERR_DEC_REFERENCE_TYPE: { status: 500, message: "The decorator '%s' is a shared %s: every request would share one value; give { getter, setter }, or set it in an onRequest hook" },
   HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
   HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
   HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
   HP_ERR_NOT_FOUND_HANDLER_SET: { status: 500, message: "A not-found handler is already set for the prefix '%s'" },
   HP_ERR_INVALID_ROUTE: { status: 500, message: 'Invalid route: %s' },
-  HP_ERR_INVALID_HOOK: { status: 500, message: "Invalid hook '%s': %s" },
+  HP_ERR_INVALID_HOOK: { status: 500, message: "The %s hook must be a function, got %s" },
+  HP_ERR_HOOK_INVALID_TYPE: { status: 500, message: 'A hook name must be a string, got %s' },
+  HP_ERR_HOOK_NOT_SUPPORTED: { status: 500, message: "Unknown hook '%s'" },
+  HP_ERR_HOOK_ASYNC_DONE: { status: 500, message: "The async %s hook declares a 'done' parameter: an async hook answers with its promise, without done" },
+  HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an invalid logLevel: '%s'" },
+  HP_ERR_ROUTE_BODY_LIMIT: { status: 500, message: "A route's bodyLimit must be a positive integer, got '%s'" },
+  HP_ERR_QSP_NOT_FN: { status: 500, message: "querystringParser must be a function, got '%s'" },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
   HP_ERR_UNSUPPORTED_OPTION: { status: 500, message: 'Option %s is not supported: %s' },
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s: %s' },
   HP_ERR_SCHEMA_ERROR_FORMATTER: { status: 500, message: "schemaErrorFormatter must be a function that is not async, got '%s'" },
   HP_ERR_PARSER_ALREADY_PRESENT: { status: 500, message: "A content-type parser for '%s' already exists" },
+  HP_ERR_PARSER_INVALID_TYPE: { status: 500, message: 'A parser content type must be a media type or a RegExp, got %s' },
+  HP_ERR_PARSER_EMPTY_TYPE: { status: 500, message: 'A parser content type cannot be an empty string' },
+  HP_ERR_PARSER_INVALID_HANDLER: { status: 500, message: 'The parser for %s must be a function' },
+  HP_ERR_PARSER_INVALID_PARSE_AS: { status: 500, message: "parseAs must be 'string', 'buffer' or 'stream', got '%s'" },
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
   HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' },
   HP_ERR_CLOSED: { status: 500, message: 'The app has been closed and cannot be reopened' },
@@ -77,7 +93,28 @@ export const FASTIFY_ERRORS = {
   HP_ERR_DEC_MISSING_DEPENDENCY: { code: 'FST_ERR_DEC_MISSING_DEPENDENCY', message: "The decorator is missing dependency '%s'." },
   HP_ERR_DEC_UNDECLARED: { code: 'FST_ERR_DEC_UNDECLARED', message: "No decorator '%s' has been declared on %s." },
   HP_ERR_NOT_FOUND_HANDLER_SET: { code: 'FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', message: "Not found handler already set for Fastify instance with prefix: '%s'" },
-  HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." }
+  HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." },
+  HP_ERR_BODY_TOO_LARGE: { code: 'FST_ERR_CTP_BODY_TOO_LARGE', message: 'Request body is too large' },
+  HP_ERR_INVALID_CONTENT_LENGTH: { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', message: 'Request body size did not match Content-Length' },
+  HP_ERR_UNSUPPORTED_MEDIA_TYPE: { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'Unsupported Media Type' },
+  HP_ERR_EMPTY_JSON_BODY: { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', message: "Body cannot be empty when content-type is set to 'application/json'" },
+  HP_ERR_INVALID_JSON: { code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: "Body is not valid JSON but content-type is set to 'application/json'" },
+  HP_ERR_MISSING_CONTENT_TYPE: { code: 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE', message: "Method '%s' must provide a 'Content-Type' header." },
+  HP_ERR_MISSING_CONTENT: { code: 'FST_ERR_ROUTE_MISSING_CONTENT', message: "Method '%s' must provide a request body." },
+  HP_ERR_PARSER_ALREADY_PRESENT: { code: 'FST_ERR_CTP_ALREADY_PRESENT', message: "Content type parser '%s' already present." },
+  HP_ERR_PARSER_INVALID_TYPE: { code: 'FST_ERR_CTP_INVALID_TYPE', message: 'The content type should be a string or a RegExp' },
+  HP_ERR_PARSER_EMPTY_TYPE: { code: 'FST_ERR_CTP_EMPTY_TYPE', message: 'The content type cannot be an empty string' },
+  HP_ERR_PARSER_INVALID_HANDLER: { code: 'FST_ERR_CTP_INVALID_HANDLER', message: 'The content type handler should be a function' },
+  HP_ERR_PARSER_INVALID_PARSE_AS: { code: 'FST_ERR_CTP_INVALID_PARSE_TYPE', message: "The body parser can only parse your data as 'string' or 'buffer', you asked '%s' which is not supported." },
+  HP_ERR_INVALID_HOOK: { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: '%s hook should be a function, instead got %s' },
+  HP_ERR_HOOK_INVALID_TYPE: { code: 'FST_ERR_HOOK_INVALID_TYPE', message: 'The hook name must be a string' },
+  HP_ERR_HOOK_NOT_SUPPORTED: { code: 'FST_ERR_HOOK_NOT_SUPPORTED', message: '%s hook not supported!' },
+  HP_ERR_HOOK_ASYNC_DONE: { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER', message: "Async function has too many arguments. Async hooks should not use the 'done' argument." },
+  HP_ERR_DEC_AFTER_READY: { code: 'FST_ERR_DEC_AFTER_START', message: "The decorator '%s' has been added after start!" },
+  HP_ERR_DEC_REFERENCE_TYPE: { code: 'FST_ERR_DEC_REFERENCE_TYPE', message: "The decorator '%s' of type '%s' is a reference type. Use the { getter, setter } interface instead." },
+  HP_ERR_ROUTE_LOG_LEVEL: { code: 'FST_ERR_ROUTE_LOG_LEVEL_INVALID', message: "Log level for '%s:%s' route must be a valid logger level. Received: '%s'" },
+  HP_ERR_ROUTE_BODY_LIMIT: { code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', message: "'bodyLimit' option must be an integer > 0. Got '%s'" },
+  HP_ERR_QSP_NOT_FN: { code: 'FST_ERR_QSP_NOT_FN', message: "querystringParser option should be a function, instead got '%s'" }
 }
 
 /**
@@ -130,7 +167,65 @@ export function createError (code, ...args) {
 export function createFastifyError (code, ...args) {
   const fastify = FASTIFY_ERRORS[code]
   if (fastify === undefined) return createError(code, ...args)
-  return new HttpError(ERRORS[code].status, format(fastify.message, args), { code: fastify.code })
+  const err = Reflect.construct(HttpError, [ERRORS[code].status, format(fastify.message, args), { code: fastify.code }], fastifyErrorClass(fastify.code))
+  err.name = 'FastifyError'
+  return err
+}
+
+/**
+ * A Fastify error constructor (hotpath/fastify's `errorCodes`): callable
+ * with or without `new`, it builds an HttpError with the code, its status,
+ * and its message formatted with the arguments (a last argument
+ * `{ cause }` becomes the error's cause), as Fastify's own do.
+ * @typedef {{ (...args: unknown[]): HttpError, new (...args: unknown[]): HttpError, readonly prototype: HttpError }} FastifyErrorConstructor
+ */
+
+/** code → its constructor, made on first use @type {Map<string, FastifyErrorConstructor>} */
+const fastifyClasses = new Map()
+
+/**
+ * The constructor of one Fastify code: errors of errorFormat 'fastify' with
+ * that code are its instances. A code Fastify does not have gets one too
+ * (status 500, the message as given).
+ * @param {string} code
+ * @returns {FastifyErrorConstructor}
+ */
+export function fastifyErrorClass (code) {
+  let cls = fastifyClasses.get(code)
+  if (cls !== undefined) return cls
+  const [status, message] = FASTIFY_CODES[code] ?? [500, '%s']
+  /** @param {unknown[]} args */
+  function FastifyError (...args) {
+    if (!new.target) return Reflect.construct(FastifyError, args)
+    const last = /** @type {any} */ (args[args.length - 1])
+    const cause = last !== null && typeof last === 'object' && 'cause' in last ? last.cause : undefined
+    const err = Reflect.construct(HttpError, [status, utilFormat(message, ...args), { code, cause }], new.target)
+    err.name = 'FastifyError'
+    return err
+  }
+  FastifyError.prototype = Object.create(HttpError.prototype, {
+    constructor: { value: FastifyError, writable: true, configurable: true },
+    toString: { value: fastifyErrorString, writable: true, configurable: true }
+  })
+  cls = /** @type {FastifyErrorConstructor} */ (/** @type {unknown} */ (FastifyError))
+  fastifyClasses.set(code, cls)
+  return cls
+}
+
+/** @this {HttpError} */
+function fastifyErrorString () {
+  return `${this.name} [${this.code}]: ${this.message}`
+}
+
+/**
+ * Every Fastify code's constructor, by code: hotpath/fastify's `errorCodes`.
+ * @returns {Record<string, FastifyErrorConstructor>}
+ */
+export function fastifyErrorCodes () {
+  /** @type {Record<string, FastifyErrorConstructor>} */
+  const codes = {}
+  for (const code of Object.keys(FASTIFY_CODES)) codes[code] = fastifyErrorClass(code)
+  return codes
 }
 
 /**

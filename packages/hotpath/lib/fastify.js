@@ -2,6 +2,15 @@
 // application that moves from Fastify by changing one import
 // (docs/migrating-from-fastify.md lists what differs, and why).
 import { hotpath, plugin, HttpError } from './index.js'
+import { fastifyErrorCodes } from './errors.js'
+
+/**
+ * Fastify's error constructors by code (require('fastify').errorCodes):
+ * `errorCodes.FST_ERR_VALIDATION('message')` builds one, and an error
+ * hotpath/fastify raises with a Fastify code is an instance of its
+ * constructor here.
+ */
+const errorCodes = fastifyErrorCodes()
 
 /** Fastify's values for the options whose hotpath defaults differ. */
 const FASTIFY_DEFAULTS = {
@@ -51,6 +60,7 @@ fastify.default = fastify
 fastify.hotpath = hotpath
 fastify.plugin = plugin
 fastify.HttpError = HttpError
+fastify.errorCodes = errorCodes
 
 export default fastify
-export { hotpath, plugin, HttpError, fastify as 'module.exports' }
+export { hotpath, plugin, HttpError, errorCodes, fastify as 'module.exports' }

@@ -152,7 +152,7 @@ export class Core {
     // Request class reads the query with them, chosen here, so an app that
     // uses neither has hotpath's Request as it is.
     const qsParser = options.querystringParser
-    if (qsParser !== undefined && typeof qsParser !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'querystringParser', `expected a function, got ${typeof qsParser}`)
+    if (qsParser !== undefined && typeof qsParser !== 'function') throw this.error('HP_ERR_QSP_NOT_FN', typeof qsParser)
     const semicolon = options.useSemicolonDelimiter
     if (semicolon !== undefined && typeof semicolon !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'useSemicolonDelimiter', 'expected a boolean')
     this.root.baseRequest = requestClass(qsParser ?? null, semicolon === true)

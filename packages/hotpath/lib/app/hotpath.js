@@ -7,7 +7,7 @@ import { plainSchema } from '../routing/schema.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
-import { NOOP_LOGGER, checkLogLevel } from '../logger.js'
+import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
@@ -82,6 +82,8 @@ export class Hotpath {
     if (core.locked) throw createError('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
     // `path` is Fastify's other name for `url`
     if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
+    const bodyLimit = options.bodyLimit
+    if (bodyLimit !== undefined && bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit > 0)) throw core.error('HP_ERR_ROUTE_BODY_LIMIT', String(bodyLimit))
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
     for (const m of methods) {
@@ -90,8 +92,9 @@ export class Hotpath {
       // a body schema on a method whose bodies are never parsed would never run
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
-    for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
-    if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
+    for (const name of REQUEST_HOOKS) checkHookOption(core, name, options[name])
+    // null: the app's level, as no logLevel
+    if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
@@ -233,7 +236,10 @@ export class Hotpath {
    * @param {Function} fn
    */
   addHook (name, fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_HOOK', name, 'the hook must be a function')
+    const core = this._core
+    if (typeof name !== 'string') throw core.error('HP_ERR_HOOK_INVALID_TYPE', typeof name)
+    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
+    checkAsyncHook(core, name, fn)
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
@@ -251,7 +257,7 @@ export class Hotpath {
     } else if (/** @type {readonly string[]} */ (APP_HOOKS).includes(name)) {
       this._core.appHooks[name].push(adaptAppHook(name, fn, this))
     } else {
-      throw createError('HP_ERR_INVALID_HOOK', name, 'unknown hook name')
+      throw core.error('HP_ERR_HOOK_NOT_SUPPORTED', name)
     }
     return this
   }
@@ -322,7 +328,7 @@ export class Hotpath {
     // Fastify's two: hooks for the not-found route only, run after the context's own
     for (const name of ['preValidation', 'preHandler']) {
       const h = opts[name]
-      checkHookOption(name, h)
+      checkHookOption(this._core, name, h)
       if (h !== undefined && h !== null) hooks[name] = h
     }
     // One per prefix, as in Fastify: a plugin registered without a prefix
@@ -344,7 +350,7 @@ export class Hotpath {
       fn = opts
       opts = {}
     }
-    this._ctx.ownParsers().add(type, opts, /** @type {any} */ (fn))
+    this._ctx.ownParsers().add(type, opts, /** @type {any} */ (fn), this._core)
     return this
   }
 
@@ -354,7 +360,7 @@ export class Hotpath {
    * @param {string | RegExp} type
    */
   hasContentTypeParser (type) {
-    return this._ctx.findParsers().has(type)
+    return this._ctx.findParsers().has(type, this._core)
   }
 
   /**
@@ -365,7 +371,7 @@ export class Hotpath {
   removeContentTypeParser (type) {
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeContentTypeParser')
     const table = this._ctx.ownParsers()
-    for (const t of Array.isArray(type) ? type : [type]) table.remove(t)
+    for (const t of Array.isArray(type) ? type : [type]) table.remove(t, this._core)
     return this
   }
 
@@ -451,7 +457,7 @@ export class Hotpath {
    * @param {(string | symbol)[]} [dependencies]  decorators that must exist already
    */
   decorate (name, value, dependencies) {
-    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
+    if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
     if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
     const v = /** @type {any} */ (value)
@@ -479,11 +485,15 @@ export class Hotpath {
    * @param {unknown} value
    */
   _decorateObject (kind, reserved, name, value) {
-    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
+    if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
     if (typeof name === 'string' ? reserved.has(name) || name.startsWith('_') : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     // a plugin may declare its own value for a parent's decorator, as in
     // Fastify; its routes see it, the parent's keep theirs
     if (this._ctx[kind].has(name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    // an object or array as the value would be one value shared by every
+    // request (its prototype's): refused, as in Fastify; an accessor, or a
+    // value set per request in a hook, is what a request needs
+    if (typeof value === 'object' && value !== null && !isAccessor(value)) throw this._core.error('HP_ERR_DEC_REFERENCE_TYPE', String(name), typeof value)
     this._ctx[kind].set(name, value)
     return this
   }
@@ -686,12 +696,35 @@ if (typeof Symbol.asyncDispose === 'symbol') {
 /**
  * A hook given as a route option: a function, an array of them, or nothing
  * (undefined or null, as Fastify takes both).
+ * @param {import('./core.js').Core} core
  * @param {string} name
  * @param {unknown} h
  */
-function checkHookOption (name, h) {
-  if (h === undefined || h === null || typeof h === 'function' || (Array.isArray(h) && h.every((f) => typeof f === 'function'))) return
-  throw createError('HP_ERR_INVALID_HOOK', name, 'expected a function or an array of functions')
+function checkHookOption (core, name, h) {
+  if (h === undefined || h === null) return
+  for (const fn of Array.isArray(h) ? h : [h]) {
+    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
+    checkAsyncHook(core, name, fn)
+  }
+}
+
+/**
+ * The arguments each hook gets before Fastify's `done` callback (the
+ * request hooks', onReady's and onListen's): an async function declaring
+ * more has a `done` it must not call (its promise is its answer; a done()
+ * would answer twice, or throw), and is refused when added.
+ * @type {Record<string, number>}
+ */
+const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 1, onReady: 0, onListen: 0 }
+
+/**
+ * @param {import('./core.js').Core} core
+ * @param {string} name
+ * @param {Function} fn
+ */
+function checkAsyncHook (core, name, fn) {
+  const args = HOOK_ARGS[name]
+  if (args !== undefined && fn.length > args && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_HOOK_ASYNC_DONE', name)
 }
 
 /**

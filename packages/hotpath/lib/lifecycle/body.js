@@ -23,6 +23,7 @@ export function bodyStage (reply) {
   const route = reply.route
   if (route.parseBody) {
     const raw = reply.request._incoming
+    if (route.contentRequired && !hasContent(reply)) return
     if (raw.hasBody || raw.headers['content-type'] !== undefined) {
       readBody(reply)
       return
@@ -30,6 +31,20 @@ export function bodyStage (reply) {
   }
   if (route.preParsing !== null) runPayloadHooks(reply, route.preParsing, 0, reply.request.raw, validationStage, true, handleError)
   else validationStage(reply)
+}
+
+/**
+ * A QUERY request states what it asks in its body (RFC 10008 §2): without
+ * a Content-Type, or without a body, it is answered 400.
+ * @param {Reply} reply
+ */
+function hasContent (reply) {
+  const raw = reply.request._incoming
+  const method = reply.request.method
+  if (raw.headers['content-type'] === undefined) handleError(reply, reply.route.app.error('HP_ERR_MISSING_CONTENT_TYPE', method))
+  else if (!raw.hasBody) handleError(reply, reply.route.app.error('HP_ERR_MISSING_CONTENT', method))
+  else return true
+  return false
 }
 
 /** @param {Reply} reply */
@@ -62,7 +77,7 @@ function readBody (reply) {
       validationStage(reply)
       return
     }
-    handleError(reply, createError('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
+    handleError(reply, route.app.error('HP_ERR_UNSUPPORTED_MEDIA_TYPE', header === undefined ? 'missing Content-Type' : JSON.stringify(header)))
     return
   }
   reply._parser = parser
@@ -103,7 +118,7 @@ function bodyLimit (route, parser) {
 
 /**
  * Engines report body errors with a code from the table; answer with the
- * core's own error for it. The unread rest of an over-limit body is never
+ * core's own error for it (in Fastify's words with errorFormat 'fastify'). The unread rest of an over-limit body is never
  * read: the connection closes after the answer.
  * @param {Reply} reply
  * @param {any} err
@@ -113,7 +128,17 @@ function bodyError (reply, err, limit) {
   const code = err?.code
   if (code === 'HP_ERR_BODY_TOO_LARGE') {
     reply.header('connection', 'close')
-    handleError(reply, createError(code, limit))
+    handleError(reply, reply.route.app.error(code, limit))
+  } else if (code === 'HP_ERR_INVALID_CONTENT_LENGTH') {
+    reply.header('connection', 'close')
+    handleError(reply, reply.route.app.error(code))
+  } else if (code === 'HP_ERR_REQUEST_ABORTED' && err.cause instanceof Error && reply.route.app.fastifyErrors) {
+    // the body stream failed with an error of its own (a preParsing hook's
+    // stream): Fastify answers with that error, a 400 unless it has an
+    // error status
+    const cause = /** @type {any} */ (err.cause)
+    cause.statusCode = 400
+    handleError(reply, cause)
   } else if (code === 'HP_ERR_REQUEST_ABORTED' || code === 'HP_ERR_REQUEST_TIMEOUT') {
     handleError(reply, createError(code))
   } else if (code === 'HP_ERR_BODY_CONSUMED') {
@@ -187,7 +212,7 @@ function parseWith (reply, payload) {
   try {
     r = parser.fn(req, payload)
   } catch (err) {
-    handleError(reply, parserError(err))
+    handleError(reply, reply.route.app.fastifyErrors ? err : parserError(err))
     return
   }
   if (isThenable(r)) {
@@ -209,7 +234,9 @@ function parsed (reply, body) {
 
 /**
  * A parser error without a status is the client's fault: a 400 that keeps
- * the parser's message out of the response.
+ * the parser's message out of the response. (With errorFormat 'fastify' a
+ * parser's error is handled as it is, a 500 unless it has a status, as a
+ * rejected parser's is.)
  * @param {unknown} err
  */
 function parserError (err) {

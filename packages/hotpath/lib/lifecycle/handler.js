@@ -53,9 +53,11 @@ function afterHandler (reply, value, async) {
   if (value === reply) return // the handler will send later
   if (value === undefined) {
     // A sync handler may send later (callback style): the request timeout
-    // bounds it. An async one that resolved without sending never will.
+    // bounds it. An async one that resolved without sending never will:
+    // hotpath answers 500; with errorFormat 'fastify', an empty answer
+    // with the status set, as Fastify sends what the promise resolved.
     if (async) {
-      if (reply.statusCode === 204) sendPayload(reply, null)
+      if (reply.statusCode === 204 || reply.route.app.fastifyErrors) sendPayload(reply, null)
       else handleError(reply, createError('HP_ERR_PROMISE_NOT_FULFILLED'))
     }
     return

@@ -4,7 +4,6 @@
 // Request/Reply classes of its context.
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
-import { createError } from '../errors.js'
 import { checkLogSerializers } from '../logger.js'
 import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
@@ -44,6 +43,8 @@ export class Route {
     /** @type {Function[] | null} */ this.onTimeout = null
     /** @type {Function[] | null} */ this.onRequestAbort = null
     this.parseBody = false
+    /** a request must have a body and a Content-Type (QUERY, RFC 10008 §2) */
+    this.contentRequired = false
     /** @type {import('../lifecycle/parsers/table.js').ParserTable} */
     this.parsers = /** @type {any} */ (null)
     this.bodyLimit = 0
@@ -102,7 +103,7 @@ export class Route {
       const own = opts[name]
       if (own !== undefined && own !== null) {
         for (const fn of Array.isArray(own) ? own : [own]) {
-          if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_HOOK', name, `route ${this.method}:${this.url} has a ${name} that is not a function`)
+          if (typeof fn !== 'function') throw this.app.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
           list.push(adaptRequestHook(name, fn))
         }
       }
@@ -111,6 +112,7 @@ export class Route {
     this.errorHandler = ctx.findErrorHandler() ?? defaultErrorHandler
     this.parsers = ctx.findParsers()
     this.parseBody = this.app.bodyMethods.has(this.method)
+    this.contentRequired = this.method === 'QUERY'
     this.bodyLimit = opts.bodyLimit ?? this.app.bodyLimit
     this.ownBodyLimit = opts.bodyLimit !== undefined && opts.bodyLimit !== null
     // Fastify's `logLevel`, on the route or on the register() of a plugin

@@ -90,7 +90,7 @@ test('hasContentTypeParser: exact types, RegExps by source and flags, per contex
   assert.equal(app.hasContentTypeParser('text/html;charset="utf-8"'), true)
   assert.equal(app.hasContentTypeParser('text/html'), false)
   assert.equal(app.hasContentTypeParser('*'), false)
-  assert.throws(() => app.hasContentTypeParser(/** @type {any} */ (1)), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.throws(() => app.hasContentTypeParser(/** @type {any} */ (1)), { code: 'HP_ERR_PARSER_INVALID_TYPE' })
   let inChild = false
   app.register(async (child) => {
     child.addContentTypeParser('application/jsoff', () => 1)
@@ -106,11 +106,12 @@ test('hasContentTypeParser: exact types, RegExps by source and flags, per contex
 
 test('addContentTypeParser refuses what is not a type, a parser or a parseAs', () => {
   const app = hotpath()
-  for (const type of [null, 1, {}]) assert.throws(() => app.addContentTypeParser(/** @type {any} */ (type), () => 1), { code: 'HP_ERR_INVALID_OPTION' })
-  assert.throws(() => app.addContentTypeParser('', () => 1), { code: 'HP_ERR_INVALID_OPTION' })
-  assert.throws(() => app.addContentTypeParser('type-only', () => 1), { code: 'HP_ERR_INVALID_OPTION' })
-  assert.throws(() => app.addContentTypeParser('a/b', /** @type {any} */ (null)), { code: 'HP_ERR_INVALID_OPTION' })
-  assert.throws(() => app.addContentTypeParser('a/b', { parseAs: /** @type {any} */ ('json') }, () => 1), { code: 'HP_ERR_INVALID_OPTION' })
+  for (const type of [null, 1, {}]) assert.throws(() => app.addContentTypeParser(/** @type {any} */ (type), () => 1), { code: 'HP_ERR_PARSER_INVALID_TYPE' })
+  assert.throws(() => app.addContentTypeParser('', () => 1), { code: 'HP_ERR_PARSER_EMPTY_TYPE' })
+  assert.throws(() => app.addContentTypeParser('type-only', () => 1), { code: 'HP_ERR_PARSER_INVALID_TYPE', message: /'type-only', which is not a media type/ })
+  assert.throws(() => app.addContentTypeParser('a/b', /** @type {any} */ (null)), { code: 'HP_ERR_PARSER_INVALID_HANDLER' })
+  assert.throws(() => app.addContentTypeParser('a/b', { parseAs: /** @type {any} */ ('json') }, () => 1), { code: 'HP_ERR_PARSER_INVALID_PARSE_AS', message: /got 'json'/ })
+  assert.throws(() => app.addContentTypeParser('a/b', { bodyLimit: -1 }, () => 1), { code: 'HP_ERR_INVALID_OPTION' })
   app.addContentTypeParser(['a/b', /^c\//], () => 1)
   assert.throws(() => app.addContentTypeParser(' A/B ', () => 1), { code: 'HP_ERR_PARSER_ALREADY_PRESENT' })
   assert.throws(() => app.addContentTypeParser(/^c\//, () => 1), { code: 'HP_ERR_PARSER_ALREADY_PRESENT' })

@@ -92,8 +92,8 @@ eachMode('onProtoPoisoning and onConstructorPoisoning', (mode) => {
 })
 
 test('the options are checked when the app is created; without them the Request class is hotpath\'s own', async () => {
-  assert.throws(() => hotpath({ querystringParser: /** @type {any} */ (10) }), { code: 'HP_ERR_INVALID_OPTION', message: /querystringParser: expected a function, got number/ })
-  assert.throws(() => hotpath({ routerOptions: { querystringParser: /** @type {any} */ (10) } }), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.throws(() => hotpath({ querystringParser: /** @type {any} */ (10) }), { code: 'HP_ERR_QSP_NOT_FN', message: "querystringParser must be a function, got 'number'" })
+  assert.throws(() => hotpath({ routerOptions: { querystringParser: /** @type {any} */ (10) } }), { code: 'HP_ERR_QSP_NOT_FN' })
   assert.throws(() => hotpath({ useSemicolonDelimiter: /** @type {any} */ ('yes') }), { code: 'HP_ERR_INVALID_OPTION' })
   assert.throws(() => hotpath({ onProtoPoisoning: /** @type {any} */ ('drop') }), { code: 'HP_ERR_INVALID_OPTION' })
   assert.throws(() => hotpath({ onConstructorPoisoning: /** @type {any} */ (true) }), { code: 'HP_ERR_INVALID_OPTION' })

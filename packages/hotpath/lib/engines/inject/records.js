@@ -84,7 +84,21 @@ export class InjectRequest {
     const body = this.payload ?? EMPTY
     this.consumed = true
     if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+    else if (this.lengthMismatch(body.length)) done(createError('HP_ERR_INVALID_CONTENT_LENGTH'))
     else done(null, body)
+  }
+
+  /**
+   * Whether the request declares a Content-Length other than the length of
+   * its body: on a socket the HTTP parser reads exactly the declared bytes,
+   * but an injected request carries both as given.
+   * @param {number} length
+   */
+  lengthMismatch (length) {
+    const declared = this.headers['content-length']
+    if (declared === undefined) return false
+    const n = Number(declared)
+    return Number.isInteger(n) && n !== length
   }
 
   bodyStream () {

@@ -56,7 +56,7 @@ export function parseJson (req, body) {
  * @param {{ protoAction: PoisonAction, constructorAction: PoisonAction }} options
  */
 function parse (req, body, options) {
-  if (body.length === 0) throw createError('HP_ERR_EMPTY_JSON_BODY')
+  if (body.length === 0) throw req.route.app.error('HP_ERR_EMPTY_JSON_BODY')
   const limit = req.route.app.jsonDepthLimit
   if (tooDeep(body, limit)) throw createError('HP_ERR_JSON_TOO_DEEP', limit)
   try {
@@ -65,7 +65,7 @@ function parse (req, body, options) {
     if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
       throw createError('HP_ERR_PROTO_POISONING')
     }
-    throw createError('HP_ERR_INVALID_JSON')
+    throw req.route.app.error('HP_ERR_INVALID_JSON')
   }
 }
 

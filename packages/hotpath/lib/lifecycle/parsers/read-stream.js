@@ -49,10 +49,14 @@ export function readStream (stream, limit, done) {
 }
 
 /**
- * An error with a status (413, a 400 for broken framing, 408) keeps it;
- * anything else on a request body means the client went away.
+ * An error with an error status (413, a 400 for broken framing, 408) keeps
+ * it; anything else on a request body means the client went away (the
+ * stream's own error, if any, as the cause).
  * @param {any} err
  */
 function streamError (err) {
-  return err !== null && err !== undefined && err.statusCode ? err : createError('HP_ERR_REQUEST_ABORTED')
+  if (err !== null && err !== undefined && typeof err.statusCode === 'number' && err.statusCode >= 400) return err
+  const aborted = createError('HP_ERR_REQUEST_ABORTED')
+  if (err !== null && err !== undefined) aborted.cause = err
+  return aborted
 }

@@ -23,6 +23,15 @@ import { adaptParser } from '../callback-hooks.js'
  * @property {(req: any, body: any) => unknown} fn
  */
 
+/**
+ * What builds the table's errors: the app's core (its error(), in Fastify's
+ * words with errorFormat 'fastify'), or hotpath's own table.
+ * @typedef {{ error: (code: string, ...args: (string | number)[]) => Error }} ErrorSource
+ */
+
+/** @type {ErrorSource} */
+const OWN_ERRORS = { error: createError }
+
 /** RegExp matches remembered per table (header → parser), at most this many. */
 const MATCHED_MAX = 100
 
@@ -48,34 +57,36 @@ export class ParserTable {
    * @param {unknown} type  a media type, '*', a RegExp, or an array of them
    * @param {{ parseAs?: 'string' | 'buffer' | 'stream', bodyLimit?: number }} opts
    * @param {(req: any, body: any) => unknown} fn
+   * @param {ErrorSource} [errors]
    */
-  add (type, opts, fn) {
-    for (const t of Array.isArray(type) ? type : [type]) this.addOne(t, opts, fn)
+  add (type, opts, fn, errors = OWN_ERRORS) {
+    for (const t of Array.isArray(type) ? type : [type]) this.addOne(t, opts, fn, errors)
   }
 
   /**
    * @param {unknown} type
    * @param {{ parseAs?: 'string' | 'buffer' | 'stream', bodyLimit?: number }} opts
    * @param {(req: any, body: any) => unknown} fn
+   * @param {ErrorSource} errors
    */
-  addOne (type, opts, fn) {
+  addOne (type, opts, fn, errors) {
     if (typeof type === 'string') {
-      if (type.trim() === '') throw createError('HP_ERR_INVALID_OPTION', 'content type', 'it cannot be an empty string')
+      if (type.trim() === '') throw errors.error('HP_ERR_PARSER_EMPTY_TYPE')
     } else if (!(type instanceof RegExp)) {
-      throw createError('HP_ERR_INVALID_OPTION', 'content type', 'expected a string or a RegExp')
+      throw errors.error('HP_ERR_PARSER_INVALID_TYPE', typeName(type))
     }
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'addContentTypeParser', 'the parser must be a function')
+    if (typeof fn !== 'function') throw errors.error('HP_ERR_PARSER_INVALID_HANDLER', String(type))
     const key = keyOf(type)
-    if (key !== null && key !== '*' && this.own.has(key)) throw createError('HP_ERR_PARSER_ALREADY_PRESENT', key)
+    if (key !== null && key !== '*' && this.own.has(key)) throw errors.error('HP_ERR_PARSER_ALREADY_PRESENT', key)
     // A parser written as Fastify's (req, payload, done) gets what Fastify
     // gives it: without parseAs, the body as a stream (req.raw) to read
     // itself. hotpath's own parsers default to the body as a string.
     const callback = fn.length >= 3 && fn.constructor?.name !== 'AsyncFunction'
     const parseAs = opts?.parseAs ?? (callback ? 'stream' : 'string')
-    if (parseAs !== 'string' && parseAs !== 'buffer' && parseAs !== 'stream') throw createError('HP_ERR_INVALID_OPTION', 'parseAs', "expected 'string', 'buffer' or 'stream'")
+    if (parseAs !== 'string' && parseAs !== 'buffer' && parseAs !== 'stream') throw errors.error('HP_ERR_PARSER_INVALID_PARSE_AS', String(parseAs))
     const bodyLimit = opts?.bodyLimit ?? null
     if (bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit >= 0)) throw createError('HP_ERR_INVALID_OPTION', 'bodyLimit', 'expected a non-negative integer')
-    if (key === null) throw createError('HP_ERR_INVALID_OPTION', 'content type', `'${String(type)}' is not a media type`)
+    if (key === null) throw errors.error('HP_ERR_PARSER_INVALID_TYPE', `'${String(type)}', which is not a media type`)
     const parser = { type: key, parseAs, bodyLimit, fn: /** @type {(req: any, body: any) => unknown} */ (adaptParser(fn)) }
     this.own.add(key)
     if (type instanceof RegExp) {
@@ -92,9 +103,10 @@ export class ParserTable {
    * Whether a parser is registered for this exact type (a media type,
    * '*', or a RegExp with the same source and flags).
    * @param {unknown} type
+   * @param {ErrorSource} [errors]
    */
-  has (type) {
-    const key = checkedKey(type)
+  has (type, errors = OWN_ERRORS) {
+    const key = checkedKey(type, errors)
     if (key === '*') return this.any !== null
     if (type instanceof RegExp) return this.regexps.some((r) => r.re.toString() === key)
     return key !== null && this.byType.has(key)
@@ -103,9 +115,10 @@ export class ParserTable {
   /**
    * Removes the parser registered for this exact type; true if there was one.
    * @param {unknown} type
+   * @param {ErrorSource} [errors]
    */
-  remove (type) {
-    const key = checkedKey(type)
+  remove (type, errors = OWN_ERRORS) {
+    const key = checkedKey(type, errors)
     if (key === null) return false
     this.own.delete(key)
     if (key === '*') {
@@ -198,10 +211,20 @@ function keyOf (type) {
 /**
  * keyOf for has() and remove(), which take a string or a RegExp.
  * @param {unknown} type
+ * @param {ErrorSource} errors
  */
-function checkedKey (type) {
-  if (typeof type !== 'string' && !(type instanceof RegExp)) throw createError('HP_ERR_INVALID_OPTION', 'content type', 'expected a string or a RegExp')
+function checkedKey (type, errors) {
+  if (typeof type !== 'string' && !(type instanceof RegExp)) throw errors.error('HP_ERR_PARSER_INVALID_TYPE', typeName(type))
   return keyOf(type)
+}
+
+/**
+ * What a content type that is neither a string nor a RegExp is, for the
+ * error's message.
+ * @param {unknown} type
+ */
+function typeName (type) {
+  return type === null ? 'null' : Array.isArray(type) ? 'an array' : typeof type
 }
 
 function defaultParsers () {

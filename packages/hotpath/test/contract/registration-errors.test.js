@@ -1,0 +1,147 @@
+// The mistakes refused when a hook, parser, decorator or route is added,
+// each with its own code; with errorFormat 'fastify' the same mistakes
+// throw Fastify's codes and words, as instances of hotpath/fastify's
+// errorCodes. And the body errors answered to a client, in both formats.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import hotpath from '../../lib/index.js'
+import fastify, { errorCodes } from '../../lib/fastify.js'
+import { eachMode, setup } from '../helpers/engines.js'
+
+test('hooks: a name that is not a string, an unknown name, a hook that is not a function', () => {
+  const app = hotpath()
+  assert.throws(() => app.addHook(/** @type {any} */ (1), () => {}), { code: 'HP_ERR_HOOK_INVALID_TYPE', message: 'A hook name must be a string, got number' })
+  assert.throws(() => app.addHook(/** @type {any} */ ('onArrival'), () => {}), { code: 'HP_ERR_HOOK_NOT_SUPPORTED', message: "Unknown hook 'onArrival'" })
+  assert.throws(() => app.addHook('onRequest', /** @type {any} */ (42)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onRequest hook must be a function, got [object Number]' })
+  assert.throws(() => app.get('/', { preHandler: [() => {}, /** @type {any} */ ('x')] }, () => 'ok'), { code: 'HP_ERR_INVALID_HOOK', message: 'The preHandler hook must be a function, got [object String]' })
+})
+
+test('an async hook that declares done is refused, by addHook and as a route option', () => {
+  const app = hotpath()
+  assert.throws(() => app.addHook('onRequest', async (req, reply, done) => { done() }), { code: 'HP_ERR_HOOK_ASYNC_DONE', message: /async onRequest hook declares a 'done'/ })
+  assert.throws(() => app.addHook('onSend', async (req, reply, payload, done) => { done() }), { code: 'HP_ERR_HOOK_ASYNC_DONE' })
+  assert.throws(() => app.addHook('onReady', async (done) => { done() }), { code: 'HP_ERR_HOOK_ASYNC_DONE' })
+  assert.throws(() => app.get('/', { preParsing: [async (req, reply, payload, done) => payload] }, () => 'ok'), { code: 'HP_ERR_HOOK_ASYNC_DONE' })
+  // the same arities without async, and async ones without done, are hooks as before
+  app.addHook('onRequest', (req, reply, done) => { done() })
+  app.addHook('onSend', async (req, reply, payload) => payload)
+  app.get('/', { preHandler: async (req, reply) => {} }, () => 'ok')
+})
+
+test('decorateRequest and decorateReply refuse an object or array value; decorate takes one', () => {
+  const app = hotpath()
+  assert.throws(() => app.decorateRequest('cart', []), { code: 'HP_ERR_DEC_REFERENCE_TYPE', message: /'cart' is a shared object/ })
+  assert.throws(() => app.decorateReply('meta', { a: 1 }), { code: 'HP_ERR_DEC_REFERENCE_TYPE' })
+  app.decorateRequest('user', null)
+  app.decorateRequest('now', { getter () { return 1 } })
+  app.decorate('config', { region: 'eu' })
+})
+
+test("a route's bodyLimit must be a positive integer, and its logLevel a level or null", async () => {
+  const app = hotpath()
+  assert.throws(() => app.post('/', { bodyLimit: 10.5 }, () => 'ok'), { code: 'HP_ERR_ROUTE_BODY_LIMIT', message: "A route's bodyLimit must be a positive integer, got '10.5'" })
+  assert.throws(() => app.post('/', { bodyLimit: /** @type {any} */ ('big') }, () => 'ok'), { code: 'HP_ERR_ROUTE_BODY_LIMIT' })
+  app.get('/', { logLevel: /** @type {any} */ (null) }, () => 'ok')
+  assert.equal((await app.inject('/')).body, 'ok')
+})
+
+test("errorFormat 'fastify': Fastify's codes and messages, as instances of errorCodes", () => {
+  const app = fastify()
+  /** @type {[() => unknown, string, string][]} */
+  const cases = [
+    [() => app.addContentTypeParser(/** @type {any} */ (1), () => 1), 'FST_ERR_CTP_INVALID_TYPE', 'The content type should be a string or a RegExp'],
+    [() => app.addContentTypeParser('', () => 1), 'FST_ERR_CTP_EMPTY_TYPE', 'The content type cannot be an empty string'],
+    [() => app.addContentTypeParser('a/b', /** @type {any} */ ('no')), 'FST_ERR_CTP_INVALID_HANDLER', 'The content type handler should be a function'],
+    [() => app.addContentTypeParser('a/b', { parseAs: /** @type {any} */ ('json') }, () => 1), 'FST_ERR_CTP_INVALID_PARSE_TYPE', "The body parser can only parse your data as 'string' or 'buffer', you asked 'json' which is not supported."],
+    [() => app.addContentTypeParser('text/plain', () => 1) && app.addContentTypeParser('text/plain', () => 1), 'FST_ERR_CTP_ALREADY_PRESENT', "Content type parser 'text/plain' already present."],
+    [() => app.addHook(/** @type {any} */ ('onArrival'), () => {}), 'FST_ERR_HOOK_NOT_SUPPORTED', 'onArrival hook not supported!'],
+    [() => app.addHook('preHandler', async (req, reply, done) => {}), 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER', "Async function has too many arguments. Async hooks should not use the 'done' argument."],
+    [() => app.decorateRequest('list', []), 'FST_ERR_DEC_REFERENCE_TYPE', "The decorator 'list' of type 'object' is a reference type. Use the { getter, setter } interface instead."],
+    [() => app.get('/log', { logLevel: 'loud' }, () => 'ok'), 'FST_ERR_ROUTE_LOG_LEVEL_INVALID', "Log level for 'GET:/log' route must be a valid logger level. Received: 'loud'"],
+    [() => app.put('/big', { bodyLimit: 0 }, () => 'ok'), 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', "'bodyLimit' option must be an integer > 0. Got '0'"],
+    [() => fastify({ querystringParser: /** @type {any} */ (1) }), 'FST_ERR_QSP_NOT_FN', "querystringParser option should be a function, instead got 'number'"]
+  ]
+  for (const [fn, code, message] of cases) {
+    assert.throws(fn, (/** @type {any} */ err) => {
+      assert.equal(err.code, code)
+      assert.equal(err.message, message)
+      assert.equal(err.statusCode, 500)
+      assert.ok(err instanceof errorCodes[code], code)
+      return true
+    })
+  }
+})
+
+test('errorCodes: constructors called with or without new, as instances of their own code only', () => {
+  const a = errorCodes.FST_ERR_VALIDATION('the name is missing')
+  const b = new errorCodes.FST_ERR_CTP_ALREADY_PRESENT('a/b')
+  assert.ok(a instanceof errorCodes.FST_ERR_VALIDATION)
+  assert.ok(a instanceof Error)
+  assert.ok(!(a instanceof errorCodes.FST_ERR_CTP_ALREADY_PRESENT))
+  assert.deepEqual([a.code, a.statusCode, a.message, a.name], ['FST_ERR_VALIDATION', 400, 'the name is missing', 'FastifyError'])
+  assert.equal(b.message, "Content type parser 'a/b' already present.")
+  assert.equal(String(b), "FastifyError [FST_ERR_CTP_ALREADY_PRESENT]: Content type parser 'a/b' already present.")
+  const cause = new Error('low')
+  assert.equal(errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE({ cause }).cause, cause)
+  assert.equal(errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE().statusCode, 415)
+})
+
+for (const [format, make] of /** @type {const} */ ([['hotpath', {}], ['fastify', { errorFormat: 'fastify' }]])) {
+  const codes = format === 'hotpath'
+    ? { tooLarge: 'HP_ERR_BODY_TOO_LARGE', media: 'HP_ERR_UNSUPPORTED_MEDIA_TYPE', empty: 'HP_ERR_EMPTY_JSON_BODY', json: 'HP_ERR_INVALID_JSON', noType: 'HP_ERR_MISSING_CONTENT_TYPE', noBody: 'HP_ERR_MISSING_CONTENT' }
+    : { tooLarge: 'FST_ERR_CTP_BODY_TOO_LARGE', media: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', empty: 'FST_ERR_CTP_EMPTY_JSON_BODY', json: 'FST_ERR_CTP_INVALID_JSON_BODY', noType: 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE', noBody: 'FST_ERR_ROUTE_MISSING_CONTENT' }
+  eachMode(`body errors, errorFormat '${format}'`, (mode) => {
+    /** @type {Awaited<ReturnType<typeof setup>>} */
+    let s
+    before(async () => {
+      s = await setup(mode, (app) => {
+        app.post('/', { bodyLimit: 8 }, (req) => ({ body: req.body }))
+        app.route({ method: 'QUERY', url: '/q', handler: (req) => ({ body: req.body }) })
+      }, make)
+    })
+    after(() => s.close())
+
+    test('too large, unsupported type, empty and invalid JSON', async () => {
+      const cases = [
+        [{ method: 'POST', url: '/', headers: { 'content-type': 'text/plain' }, payload: 'more than eight' }, 413, codes.tooLarge],
+        [{ method: 'POST', url: '/', headers: { 'content-type': 'image/png' }, payload: 'x' }, 415, codes.media],
+        [{ method: 'POST', url: '/', headers: { 'content-type': 'application/json' } }, 400, codes.empty],
+        [{ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '{"a":' }, 400, codes.json]
+      ]
+      for (const [req, status, code] of cases) {
+        const res = await s.request(/** @type {any} */ (req))
+        assert.equal(res.statusCode, status, String(code))
+        assert.equal(res.json().code, code)
+      }
+      if (format === 'fastify') {
+        const res = await s.request({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' } })
+        assert.equal(res.json().message, "Body cannot be empty when content-type is set to 'application/json'")
+      }
+    })
+
+    test('a QUERY request needs a Content-Type and a body', async () => {
+      const noType = await s.request({ method: 'QUERY', url: '/q', payload: 'a=1' })
+      assert.equal(noType.statusCode, 400)
+      assert.equal(noType.json().code, codes.noType)
+      const noBody = await s.request({ method: 'QUERY', url: '/q', headers: { 'content-type': 'application/json' } })
+      assert.equal(noBody.statusCode, 400)
+      assert.equal(noBody.json().code, codes.noBody)
+      const ok = await s.request({ method: 'QUERY', url: '/q', payload: { a: 1 } })
+      assert.deepEqual(ok.json(), { body: { a: 1 } })
+    })
+  })
+}
+
+test('an injected body of another length than its Content-Length is refused', async () => {
+  for (const [make, code] of /** @type {const} */ ([[hotpath, 'HP_ERR_INVALID_CONTENT_LENGTH'], [fastify, 'FST_ERR_CTP_INVALID_CONTENT_LENGTH']])) {
+    const app = make()
+    app.post('/', (req) => ({ body: req.body }))
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/plain', 'content-length': '3' }, payload: 'abcdef' })
+    assert.equal(res.statusCode, 400)
+    assert.equal(res.json().code, code)
+    assert.equal(res.json().message, 'Request body size did not match Content-Length')
+    const ok = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/plain', 'content-length': '6' }, payload: 'abcdef' })
+    assert.deepEqual(ok.json(), { body: 'abcdef' })
+    await app.close()
+  }
+})
