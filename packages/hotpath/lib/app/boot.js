@@ -3,7 +3,7 @@
 // point, and close().
 import { Context } from './context.js'
 import { createError } from '../errors.js'
-import { dispatch } from '../routing/dispatch.js'
+import { dispatch, dispatchRewritten } from '../routing/dispatch.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
 import { isShared, kPlugin } from './plugin.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
@@ -251,7 +251,10 @@ export async function doReady (core) {
   core.locked = true
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */
-  const handler = (raw, res) => dispatch(core, raw, res)
+  // rewriteUrl is paid for only by the apps that set it
+  const handler = core.rewriteUrl === null
+    ? (/** @type {any} */ raw, /** @type {any} */ res) => dispatch(core, raw, res)
+    : (/** @type {any} */ raw, /** @type {any} */ res) => dispatchRewritten(core, raw, res)
   core.handler = handler
   core.engine.setHandler(handler)
   core.injectEngine.setHandler(handler)

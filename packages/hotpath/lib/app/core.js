@@ -136,13 +136,43 @@ export class Core {
           return typeof id === 'string' && id !== '' ? id : genReqId(raw)
         }
     this.trustProxy = compileTrust(options.trustProxy)
+    for (const key of ['frameworkErrors', 'rewriteUrl', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta']) {
+      if (options[key] !== undefined && options[key] !== null && typeof options[key] !== 'function') throw createError('HP_ERR_INVALID_OPTION', key, 'expected a function')
+    }
+    /**
+     * Fastify's frameworkErrors: given the errors found before a route is
+     * (a malformed path, a parameter over maxParamLength, a failed
+     * asynchronous constraint), with a Request and Reply, to answer them
+     * @type {((err: Error, req: any, reply: any) => void) | null}
+     */
+    this.frameworkErrors = options.frameworkErrors ?? null
+    /** @type {((this: any, raw: any) => string) | null} Fastify's rewriteUrl: the URL a request is routed by, from the raw request */
+    this.rewriteUrl = options.rewriteUrl ?? null
+    /**
+     * find-my-way's defaultRoute, onBadUrl and onMaxParamLength: handlers of
+     * node:http's request and response that replace the not-found route,
+     * the bad-URL answer and the too-long-parameter answer
+     */
+    this.routerEvents = {
+      /** @type {((req: any, res: any) => void) | null} */
+      defaultRoute: options.defaultRoute ?? null,
+      /** @type {((path: string, req: any, res: any) => void) | null} */
+      onBadUrl: options.onBadUrl ?? null,
+      /** @type {((path: string, req: any, res: any) => void) | null} */
+      onMaxParamLength: options.onMaxParamLength ?? null
+    }
     this.routes = new RouteTable({
       caseSensitive: options.caseSensitive,
       ignoreTrailingSlash: options.ignoreTrailingSlash,
       ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
       allowUnsafeRegex: options.allowUnsafeRegex,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
-      useSemicolonDelimiter: options.useSemicolonDelimiter === true
+      useSemicolonDelimiter: options.useSemicolonDelimiter === true,
+      constraints: options.constraints,
+      buildPrettyMeta: options.buildPrettyMeta ?? undefined,
+      // Fastify answers a parameter over maxParamLength 414; hotpath's own
+      // entry does not match it (404), unless the app handles it itself
+      maxParamEvent: this.fastifyErrors || this.frameworkErrors !== null || this.routerEvents.onMaxParamLength !== null
     })
     this.root = new Context(null, '')
     // Fastify's schemaErrorFormatter: the error a failed validation answers

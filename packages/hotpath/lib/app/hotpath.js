@@ -212,6 +212,29 @@ export class Hotpath {
   }
 
   /**
+   * Adds a constraint strategy routes may then use in their `constraints`,
+   * as Fastify's addConstraintStrategy (find-my-way's strategy: `name`,
+   * `storage`, `deriveConstraint(req, ctx)`, or `(req, ctx, done)` for one
+   * derived asynchronously, and `validate`). Before ready().
+   * @param {{ name: string, storage: Function, deriveConstraint: Function, validate?: Function, mustMatchWhenDerived?: boolean }} strategy
+   */
+  addConstraintStrategy (strategy) {
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'constraintStrategy')
+    this._core.routes.addConstraintStrategy(strategy)
+    return this
+  }
+
+  /**
+   * Whether routes may use a constraint of this name: one the app added,
+   * or host or version once a route uses it, as Fastify's
+   * hasConstraintStrategy.
+   * @param {string} name
+   */
+  hasConstraintStrategy (name) {
+    return this._core.routes.hasConstraintStrategy(name)
+  }
+
+  /**
    * The route tree as text (find-my-way's prettyPrint), as Fastify's
    * printRoutes: every method's routes merged, or one method's tree
    * (`method`); `commonPrefix: false` for one line per path;

@@ -58,6 +58,11 @@ export class Request {
     this._incoming.headers = value
   }
 
+  /** The URL as received: before rewriteUrl, when the app sets it (Fastify's originalUrl). */
+  get originalUrl () {
+    return this._incoming.originalUrl ?? this.url
+  }
+
   /** The path without the query string. */
   get path () {
     const url = this.url
