@@ -136,8 +136,15 @@ export function createError (code, ...args) {
 export function createFastifyError (code, ...args) {
   const fastify = FASTIFY_ERRORS[code]
   if (fastify === undefined) return createError(code, ...args)
-  return new HttpError(ERRORS[code].status, format(fastify.message, args), { code: fastify.code })
+  const err = new HttpError(ERRORS[code].status, format(fastify.message, args), { code: fastify.code })
+  // @fastify/error's classes recognise their instances by these marks:
+  // `err instanceof FST_ERR_BAD_URL` holds, as for the error Fastify raises
+  Object.defineProperty(err, Symbol.for(`fastify-error ${fastify.code}`), { value: true })
+  Object.defineProperty(err, FASTIFY_ERROR_MARK, { value: true })
+  return err
 }
+
+const FASTIFY_ERROR_MARK = Symbol.for('fastify-error-generic')
 
 /**
  * @param {string} message

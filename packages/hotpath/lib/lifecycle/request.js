@@ -175,6 +175,11 @@ export class Request {
     return this.route.requestOptions
   }
 
+  /** No route matched: the request is the not-found handler's (Fastify's request.is404). */
+  get is404 () {
+    return this.route.notFound
+  }
+
   /** The instance of the plugin that declared the route (Fastify's request.server). */
   get server () {
     return this.route.instance
