@@ -42,6 +42,7 @@ const DEFAULTS = {
 export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
+    const givenRouterOptions = options.routerOptions
     options = normalizeOptions(options)
     for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout']) {
       const v = options[key]
@@ -106,7 +107,17 @@ export class Core {
       logFormat: options.logFormat ?? 'hotpath',
       trustProxy: options.trustProxy ?? false,
       caseSensitive: options.caseSensitive ?? true,
-      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false
+      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+      // the router's options as they apply, those given in routerOptions
+      // included (Fastify's initialConfig.routerOptions)
+      routerOptions: Object.freeze({
+        ...(typeof givenRouterOptions === 'object' ? givenRouterOptions : undefined),
+        ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+        ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
+        maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
+        allowUnsafeRegex: options.allowUnsafeRegex ?? false,
+        useSemicolonDelimiter: options.useSemicolonDelimiter ?? false
+      })
     })
     const format = options.logFormat
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")

@@ -147,6 +147,14 @@ export class Request {
     return colon === -1 ? host : host.slice(0, colon)
   }
 
+  /** The port of the host the client asked for, as a number; null when it names none (Fastify's request.port). */
+  get port () {
+    const host = this.host
+    if (host === undefined) return null
+    const m = /:(\d+)$/.exec(host)
+    return m === null ? null : parseInt(m[1], 10)
+  }
+
   get protocol () {
     if (this._incoming.socket.encrypted === true) return 'https'
     if (this.route.app.trustProxy !== null && isTrustedPeer(this)) {
