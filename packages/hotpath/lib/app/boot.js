@@ -84,7 +84,10 @@ async function loadPlugin (core, parentCtx, item) {
   let instance = item.instance
   if (!isShared(item.fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
-    if (prefix) ctx.notFoundLevel = ctx
+    if (prefix) {
+      ctx.notFoundLevel = ctx
+      ctx.prefixSlash = typeof prefix === 'string' && prefix.length > 1 && prefix.endsWith('/')
+    }
     if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
     if (item.opts.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(item.opts.logSerializers)
     instance = Object.create(item.instance)

@@ -82,6 +82,9 @@ export class Hotpath {
     if (core.locked) throw createError('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
     // `path` is Fastify's other name for `url`
     if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
+    // under a prefix declared with a trailing slash ('/v1/'), a path may
+    // leave out its leading one ('items' is '/v1/items'), as in Fastify
+    if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
     for (const m of methods) {
@@ -95,7 +98,7 @@ export class Hotpath {
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, options.prefixTrailingSlash), prefix }
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash), prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
@@ -106,7 +109,7 @@ export class Hotpath {
     const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
     for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
     const url = routeOptions.url
-    const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
+    const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
     for (const method of methods) {
       core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
     }
