@@ -15,6 +15,8 @@ export const ERRORS = {
   HP_ERR_NOT_FOUND: { status: 404, message: 'Route %s:%s not found' },
   HP_ERR_BAD_URL: { status: 400, message: 'Malformed URL path' },
   HP_ERR_URL_TOO_LONG: { status: 414, message: 'The request-target is longer than %s characters' },
+  HP_ERR_MAX_PARAM_LENGTH: { status: 414, message: "A path parameter of '%s' is longer than maxParamLength" },
+  HP_ERR_ASYNC_CONSTRAINT: { status: 500, message: 'A constraint strategy failed to derive its value' },
   HP_ERR_VALIDATION: { status: 400, message: '%s' },
   HP_ERR_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   HP_ERR_REQUEST_ABORTED: { status: 400, message: 'Request aborted by the client' },
@@ -34,6 +36,7 @@ export const ERRORS = {
   HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
+  HP_ERR_ROUTE_REWRITE_NOT_STR: { status: 500, message: 'rewriteUrl returned no string for "%s" (got %s)' },
   // Protocol errors answered by an engine before the core sees a request
   // (node:http answers these itself with an empty body)
   HP_ERR_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
@@ -88,6 +91,9 @@ export const FASTIFY_ERRORS = {
   HP_ERR_HOOK_TIMEOUT: { code: 'FST_ERR_HOOK_TIMEOUT', message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_PLUGIN_TIMEOUT: { code: 'FST_ERR_PLUGIN_TIMEOUT', message: "fastify-plugin: Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_BAD_URL: { code: 'FST_ERR_BAD_URL', message: "'%s' is not a valid url component" },
+  HP_ERR_MAX_PARAM_LENGTH: { code: 'FST_ERR_MAX_PARAM_LENGTH', message: "'%s' is exceeding the max param length" },
+  HP_ERR_ASYNC_CONSTRAINT: { code: 'FST_ERR_ASYNC_CONSTRAINT', message: 'Unexpected error from async constraint' },
+  HP_ERR_ROUTE_REWRITE_NOT_STR: { code: 'FST_ERR_ROUTE_REWRITE_NOT_STR', message: 'Rewrite url for "%s" needs to be of type "string" but received "%s"' },
   HP_ERR_DUPLICATE_ROUTE: { code: 'FST_ERR_DUPLICATED_ROUTE', message: "Method '%s' already declared for route '%s'" },
   HP_ERR_DEC_ALREADY_PRESENT: { code: 'FST_ERR_DEC_ALREADY_PRESENT', message: "The decorator '%s' has already been added!" },
   HP_ERR_DEC_MISSING_DEPENDENCY: { code: 'FST_ERR_DEC_MISSING_DEPENDENCY', message: "The decorator is missing dependency '%s'." },
@@ -169,7 +175,20 @@ export function createFastifyError (code, ...args) {
   if (fastify === undefined) return createError(code, ...args)
   const err = Reflect.construct(HttpError, [ERRORS[code].status, format(fastify.message, args), { code: fastify.code }], fastifyErrorClass(fastify.code))
   err.name = 'FastifyError'
+  markFastifyError(err, fastify.code)
   return err
+}
+
+/**
+ * @fastify/error's classes recognise their instances by these marks, so
+ * `err instanceof FST_ERR_BAD_URL` holds for a class taken from Fastify's
+ * own modules too, as for the error Fastify raises.
+ * @param {Error} err
+ * @param {string} code
+ */
+function markFastifyError (err, code) {
+  Object.defineProperty(err, Symbol.for(`fastify-error ${code}`), { value: true })
+  Object.defineProperty(err, FASTIFY_ERROR_MARK, { value: true })
 }
 
 /**
@@ -201,6 +220,7 @@ export function fastifyErrorClass (code) {
     const cause = last !== null && typeof last === 'object' && 'cause' in last ? last.cause : undefined
     const err = Reflect.construct(HttpError, [status, utilFormat(message, ...args), { code, cause }], new.target)
     err.name = 'FastifyError'
+    markFastifyError(err, code)
     return err
   }
   FastifyError.prototype = Object.create(HttpError.prototype, {
@@ -227,6 +247,8 @@ export function fastifyErrorCodes () {
   for (const code of Object.keys(FASTIFY_CODES)) codes[code] = fastifyErrorClass(code)
   return codes
 }
+
+const FASTIFY_ERROR_MARK = Symbol.for('fastify-error-generic')
 
 /**
  * @param {string} message

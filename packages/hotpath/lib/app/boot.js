@@ -3,7 +3,7 @@
 // point, and close().
 import { Context } from './context.js'
 import { createError } from '../errors.js'
-import { dispatch } from '../routing/dispatch.js'
+import { dispatch, dispatchRewritten } from '../routing/dispatch.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
 import { isShared, kPlugin } from './plugin.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
@@ -84,7 +84,10 @@ async function loadPlugin (core, parentCtx, item) {
   let instance = item.instance
   if (!isShared(item.fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
-    if (prefix) ctx.notFoundLevel = ctx
+    if (prefix) {
+      ctx.notFoundLevel = ctx
+      ctx.prefixSlash = typeof prefix === 'string' && prefix.length > 1 && prefix.endsWith('/')
+    }
     if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
     if (item.opts.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(item.opts.logSerializers)
     instance = Object.create(item.instance)
@@ -251,7 +254,10 @@ export async function doReady (core) {
   core.locked = true
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */
-  const handler = (raw, res) => dispatch(core, raw, res)
+  // rewriteUrl is paid for only by the apps that set it
+  const handler = core.rewriteUrl === null
+    ? (/** @type {any} */ raw, /** @type {any} */ res) => dispatch(core, raw, res)
+    : (/** @type {any} */ raw, /** @type {any} */ res) => dispatchRewritten(core, raw, res)
   core.handler = handler
   core.engine.setHandler(handler)
   core.injectEngine.setHandler(handler)

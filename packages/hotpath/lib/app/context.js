@@ -27,6 +27,12 @@ export class Context {
   constructor (parent, prefix) {
     this.parent = parent
     this.prefix = prefix
+    /**
+     * the prefix was declared with a trailing slash ('/v1/'), as Fastify
+     * keeps it: a route '/' under it answers '/v1/' alone, and a path
+     * without a leading slash ('items') joins it ('/v1/items')
+     */
+    this.prefixSlash = parent === null ? false : parent.prefixSlash
     /** @type {Record<string, Function[]>} */
     this.hooks = {}
     /** @type {Record<string, number[]>} when each of `hooks` was added (see addHook) */

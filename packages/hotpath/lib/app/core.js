@@ -42,6 +42,7 @@ const DEFAULTS = {
 export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
+    const givenRouterOptions = options.routerOptions
     options = normalizeOptions(options)
     for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout']) {
       const v = options[key]
@@ -106,7 +107,17 @@ export class Core {
       logFormat: options.logFormat ?? 'hotpath',
       trustProxy: options.trustProxy ?? false,
       caseSensitive: options.caseSensitive ?? true,
-      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false
+      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+      // the router's options as they apply, those given in routerOptions
+      // included (Fastify's initialConfig.routerOptions)
+      routerOptions: Object.freeze({
+        ...(typeof givenRouterOptions === 'object' ? givenRouterOptions : undefined),
+        ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+        ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
+        maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
+        allowUnsafeRegex: options.allowUnsafeRegex ?? false,
+        useSemicolonDelimiter: options.useSemicolonDelimiter ?? false
+      })
     })
     const format = options.logFormat
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
@@ -136,13 +147,43 @@ export class Core {
           return typeof id === 'string' && id !== '' ? id : genReqId(raw)
         }
     this.trustProxy = compileTrust(options.trustProxy)
+    for (const key of ['frameworkErrors', 'rewriteUrl', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta']) {
+      if (options[key] !== undefined && options[key] !== null && typeof options[key] !== 'function') throw createError('HP_ERR_INVALID_OPTION', key, 'expected a function')
+    }
+    /**
+     * Fastify's frameworkErrors: given the errors found before a route is
+     * (a malformed path, a parameter over maxParamLength, a failed
+     * asynchronous constraint), with a Request and Reply, to answer them
+     * @type {((err: Error, req: any, reply: any) => void) | null}
+     */
+    this.frameworkErrors = options.frameworkErrors ?? null
+    /** @type {((this: any, raw: any) => string) | null} Fastify's rewriteUrl: the URL a request is routed by, from the raw request */
+    this.rewriteUrl = options.rewriteUrl ?? null
+    /**
+     * find-my-way's defaultRoute, onBadUrl and onMaxParamLength: handlers of
+     * node:http's request and response that replace the not-found route,
+     * the bad-URL answer and the too-long-parameter answer
+     */
+    this.routerEvents = {
+      /** @type {((req: any, res: any) => void) | null} */
+      defaultRoute: options.defaultRoute ?? null,
+      /** @type {((path: string, req: any, res: any) => void) | null} */
+      onBadUrl: options.onBadUrl ?? null,
+      /** @type {((path: string, req: any, res: any) => void) | null} */
+      onMaxParamLength: options.onMaxParamLength ?? null
+    }
     this.routes = new RouteTable({
       caseSensitive: options.caseSensitive,
       ignoreTrailingSlash: options.ignoreTrailingSlash,
       ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
       allowUnsafeRegex: options.allowUnsafeRegex,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
-      useSemicolonDelimiter: options.useSemicolonDelimiter === true
+      useSemicolonDelimiter: options.useSemicolonDelimiter === true,
+      constraints: options.constraints,
+      buildPrettyMeta: options.buildPrettyMeta ?? undefined,
+      // Fastify answers a parameter over maxParamLength 414; hotpath's own
+      // entry does not match it (404), unless the app handles it itself
+      maxParamEvent: this.fastifyErrors || this.frameworkErrors !== null || this.routerEvents.onMaxParamLength !== null
     })
     this.root = new Context(null, '')
     // Fastify's schemaErrorFormatter: the error a failed validation answers

@@ -84,6 +84,9 @@ export class Hotpath {
     if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
     const bodyLimit = options.bodyLimit
     if (bodyLimit !== undefined && bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit > 0)) throw core.error('HP_ERR_ROUTE_BODY_LIMIT', String(bodyLimit))
+    // under a prefix declared with a trailing slash ('/v1/'), a path may
+    // leave out its leading one ('items' is '/v1/items'), as in Fastify
+    if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
     for (const m of methods) {
@@ -98,7 +101,7 @@ export class Hotpath {
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, options.prefixTrailingSlash), prefix }
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash), prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
@@ -109,7 +112,7 @@ export class Hotpath {
     const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
     for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
     const url = routeOptions.url
-    const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
+    const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
     for (const method of methods) {
       core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
     }
@@ -212,6 +215,29 @@ export class Hotpath {
     const { method, url, constraints } = options ?? {}
     if (typeof method !== 'string' || typeof url !== 'string' || url === '') return false
     return this._core.routes.has(method.toUpperCase(), url, constraints)
+  }
+
+  /**
+   * Adds a constraint strategy routes may then use in their `constraints`,
+   * as Fastify's addConstraintStrategy (find-my-way's strategy: `name`,
+   * `storage`, `deriveConstraint(req, ctx)`, or `(req, ctx, done)` for one
+   * derived asynchronously, and `validate`). Before ready().
+   * @param {{ name: string, storage: Function, deriveConstraint: Function, validate?: Function, mustMatchWhenDerived?: boolean }} strategy
+   */
+  addConstraintStrategy (strategy) {
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'constraintStrategy')
+    this._core.routes.addConstraintStrategy(strategy)
+    return this
+  }
+
+  /**
+   * Whether routes may use a constraint of this name: one the app added,
+   * or host or version once a route uses it, as Fastify's
+   * hasConstraintStrategy.
+   * @param {string} name
+   */
+  hasConstraintStrategy (name) {
+    return this._core.routes.hasConstraintStrategy(name)
   }
 
   /**

@@ -19,18 +19,11 @@ const NOT_IMPLEMENTED = {
   logController: [() => false, 'the log level is set per route with `logLevel`'],
   return503OnClosing: [(v) => v === true, 'a request that arrives during close() is always answered 503'],
   serializerOpts: [() => false, 'response serializers are compiled by fast-json-stringify with its defaults'],
-  frameworkErrors: [() => false, "the engine's and the router's errors are answered by the error table (docs/errors.md)"],
   clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
-  rewriteUrl: [() => false, 'use an onRequest hook or app.use() middleware that sets req.raw.url'],
   allowErrorHandlerOverride: [(v) => v === true, 'a context may set its error handler again'],
   schemaController: [() => false, 'use setValidatorCompiler() and setSerializerCompiler()'],
   childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
-  constraints: [() => false, 'routes match on host and version (a route\'s `constraints`); strategies of their own are not supported'],
-  compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way'],
-  defaultRoute: [() => false, 'use setNotFoundHandler()'],
-  onBadUrl: [() => false, 'a malformed path is answered 400 by the error table'],
-  onMaxParamLength: [() => false, 'a parameter over maxParamLength is not found (404)'],
-  buildPrettyMeta: [() => false, 'printRoutes() shows the routes as they are']
+  compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way']
 }
 
 /** Router options Fastify 5 takes in `routerOptions` as well as at the top level. */
@@ -39,8 +32,9 @@ const ROUTER_OPTIONS = ['caseSensitive', 'ignoreTrailingSlash', 'ignoreDuplicate
 
 /**
  * The options with Fastify's `routerOptions` moved to the top level (a key
- * given at both places keeps its top-level value, as Fastify's deprecated
- * top-level router options did), then checked against NOT_IMPLEMENTED.
+ * given at both places takes its `routerOptions` value, as in Fastify 5,
+ * where the top-level router options are deprecated), then checked against
+ * NOT_IMPLEMENTED.
  * @param {Record<string, any>} options
  * @returns {Record<string, any>}
  */
@@ -53,7 +47,7 @@ export function normalizeOptions (options) {
     delete out.routerOptions
     for (const key of Object.keys(router)) {
       if (!ROUTER_OPTIONS.includes(key)) throw createError('HP_ERR_UNSUPPORTED_OPTION', `routerOptions.${key}`, 'find-my-way is configured by hotpath')
-      if (out[key] === undefined) out[key] = router[key]
+      if (router[key] !== undefined) out[key] = router[key]
     }
   }
   for (const key of Object.keys(out)) {

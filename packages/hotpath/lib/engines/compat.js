@@ -23,6 +23,7 @@ import { createError } from '../errors.js'
  * @typedef {object} RawRecord
  * @property {string} method
  * @property {string} url
+ * @property {string} [originalUrl]  the URL as received, when the app has rewriteUrl
  * @property {Record<string, any>} headers
  * @property {string[]} rawHeaders
  * @property {string} httpVersion
@@ -74,8 +75,8 @@ export class CompatRequest extends Readable {
     this.source = null
     this.method = raw.method
     this.url = raw.url
-    /** @type {string | undefined} set by the first middleware, as Express does */
-    this.originalUrl = undefined
+    /** @type {string | undefined} the URL before rewriteUrl; else set by the first middleware, as Express does */
+    this.originalUrl = raw.originalUrl
     this.httpVersion = raw.httpVersion
     this.httpVersionMajor = 1
     this.httpVersionMinor = raw.httpVersion === '1.1' ? 1 : 0

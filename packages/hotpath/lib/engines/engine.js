@@ -54,7 +54,9 @@
  * wire: a WireRequest. inject: an InjectRequest.
  * @typedef {object} RawRequest
  * @property {string} method             upper-case token, as received
- * @property {string} url                the request-target, as received (origin-form: path + query)
+ * @property {string} url                the request-target, as received (origin-form: path + query);
+ *   the one rewriteUrl returned, when the app sets that option
+ * @property {string} [originalUrl]      the request-target as received, set when the app has rewriteUrl
  * @property {Record<string, string | string[] | undefined>} headers
  *   lower-case names; duplicates joined with ', ' except set-cookie (array),
  *   exactly node:http's IncomingMessage.headers semantics

@@ -58,6 +58,11 @@ export class Request {
     this._incoming.headers = value
   }
 
+  /** The URL as received: before rewriteUrl, when the app sets it (Fastify's originalUrl). */
+  get originalUrl () {
+    return this._incoming.originalUrl ?? this.url
+  }
+
   /** The path without the query string. */
   get path () {
     const url = this.url
@@ -142,6 +147,14 @@ export class Request {
     return colon === -1 ? host : host.slice(0, colon)
   }
 
+  /** The port of the host the client asked for, as a number; null when it names none (Fastify's request.port). */
+  get port () {
+    const host = this.host
+    if (host === undefined) return null
+    const m = /:(\d+)$/.exec(host)
+    return m === null ? null : parseInt(m[1], 10)
+  }
+
   get protocol () {
     if (this._incoming.socket.encrypted === true) return 'https'
     if (this.route.app.trustProxy !== null && isTrustedPeer(this)) {
@@ -168,6 +181,11 @@ export class Request {
    */
   get routeOptions () {
     return this.route.requestOptions
+  }
+
+  /** No route matched: the request is the not-found handler's (Fastify's request.is404). */
+  get is404 () {
+    return this.route.notFound
   }
 
   /** The instance of the plugin that declared the route (Fastify's request.server). */

@@ -208,6 +208,11 @@ export class Reply {
     return this
   }
 
+  /** The route's options, as request.routeOptions (Fastify's reply.routeOptions). */
+  get routeOptions () {
+    return this.request.routeOptions
+  }
+
   /**
    * node:http's ServerResponse for this request: itself on the node engine;
    * on wire and under inject a compatible Writable built on this first read

@@ -26,7 +26,9 @@ export function writeReply (reply, payload) {
       if (type === null) type = TEXT_TYPE
       break
     case KIND_EMPTY:
-      body = ''
+      // HEAD: the Content-Length the application set stays (that of the
+      // body a GET would get), as in Fastify
+      body = reply._headers !== null && reply._headers['content-length'] !== undefined && reply.request.method === 'HEAD' ? null : ''
       break
     case KIND_BINARY: {
       const u8 = /** @type {Uint8Array} */ (payload)
@@ -74,8 +76,9 @@ function buildHeaders (reply, type, body) {
   if (body !== null) h['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
   // A 204 may keep a Content-Length: 0 the application set (@fastify/cors
   // sends one: some clients wait for a body without it); node:http and
-  // Fastify send it too. Any other length of no body is dropped.
-  else if (!(reply.statusCode === 204 && Number(h['content-length']) === 0)) delete h['content-length']
+  // Fastify send it too. An empty answer to HEAD keeps the length the
+  // application set. Any other length of no body is dropped.
+  else if (!(reply.statusCode === 204 && Number(h['content-length']) === 0) && reply.request.method !== 'HEAD') delete h['content-length']
   return h
 }
 

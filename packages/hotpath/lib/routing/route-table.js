@@ -13,13 +13,29 @@ const FindMyWay = loadModule('find-my-way')
 
 function noop () {}
 
+/**
+ * find-my-way's onBadUrl and onMaxParamLength: dispatch calls the handler
+ * of the result whose store is null, which calls these with the path.
+ * @param {string} path
+ */
+function badUrlEvent (path) {
+  return { code: 'HP_ERR_BAD_URL', path }
+}
+
+/** @param {string} path */
+function maxParamEvent (path) {
+  return { code: 'HP_ERR_MAX_PARAM_LENGTH', path }
+}
+
 // Paths the router matches only through a parameter, a wildcard, an escape
 // or a regexp: they never go into the exact-path Map.
 const NOT_EXACT = /[:*%(]/
 
 export class RouteTable {
   /**
-   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean, allowUnsafeRegex?: boolean, maxParamLength: number, useSemicolonDelimiter?: boolean }} options
+   * @param {{ caseSensitive?: boolean, ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean, allowUnsafeRegex?: boolean, maxParamLength: number, useSemicolonDelimiter?: boolean, constraints?: Record<string, any>, buildPrettyMeta?: Function, maxParamEvent?: boolean }} options
+   *   maxParamEvent: a parameter over maxParamLength is an event of its own (an
+   *   answer or a handler), not a path that matches nothing
    */
   constructor (options) {
     /** find-my-way's options, for the tree printRoutes() builds too */
@@ -33,9 +49,22 @@ export class RouteTable {
       ...(/** @type {{}} */ ({ useSemicolonDelimiter: options.useSemicolonDelimiter ?? false })),
       // The query is parsed lazily by req.query, never by the router.
       querystringParser: /** @type {any} */ (noop),
-      onBadUrl: noop
+      // find-my-way answers these with a result whose store is null; its
+      // handler, called by dispatch, says which it was
+      onBadUrl: badUrlEvent,
+      onMaxParamLength: options.maxParamEvent === true ? maxParamEvent : undefined
     }
-    this.router = FindMyWay(this.routerOptions)
+    /** @type {any[]} the strategies of the app's own constraints, in the order they were added (printRoutes' tree gets them too) */
+    this.strategies = []
+    if (options.constraints !== undefined && options.constraints !== null) {
+      if (typeof options.constraints !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'constraints', 'expected an object of constraint strategies')
+      this.strategies.push(...Object.values(options.constraints))
+    }
+    this.router = FindMyWay(/** @type {any} */ ({ ...this.routerOptions, constraints: options.constraints ?? undefined }))
+    /** @type {any} find-my-way's constrainer: the strategies, those in use, the function that derives their values */
+    this.constrainer = /** @type {any} */ (this.router).constrainer
+    /** @type {Function | null} Fastify's buildPrettyMeta: what printRoutes({ includeMeta }) shows of a route */
+    this.buildPrettyMeta = options.buildPrettyMeta ?? null
     /** ';' ends the path as '?' does: a path declared with one is left to the router */
     this.semicolon = options.useSemicolonDelimiter ?? false
     /** @type {Route[]} */
@@ -52,17 +81,40 @@ export class RouteTable {
     this.autoHeadAt = new Map()
     /** some route has `constraints`: dispatch derives them from the request (one check per request otherwise) */
     this.constrained = false
+    /** some constraint in use is derived asynchronously: the lookup waits for it (set at ready()) */
+    this.asyncConstrained = false
     /** paths with a constrained route: they never go into the exact-path Map @type {Set<string>} */
     this.constrainedPaths = new Set()
   }
 
   /**
-   * The constraints find-my-way matches routes on (its host and version
-   * strategies), read from the request: only when some route has any.
+   * The constraints the routes match on, read from the request: only when
+   * some route has any (find-my-way builds the function for the strategies
+   * in use: host, version, and the app's own).
    * @param {{ headers: Record<string, string | string[] | undefined> }} raw
    */
   deriveConstraints (raw) {
-    return { host: raw.headers.host, version: raw.headers['accept-version'] }
+    return this.constrainer.deriveSyncConstraints(raw, undefined)
+  }
+
+  /**
+   * Adds a constraint strategy (find-my-way's: name, storage, validate,
+   * deriveConstraint, a deriveConstraint of three arguments being
+   * asynchronous), as Fastify's addConstraintStrategy.
+   * @param {any} strategy
+   */
+  addConstraintStrategy (strategy) {
+    this.router.addConstraintStrategy(strategy)
+    this.strategies.push(strategy)
+  }
+
+  /**
+   * Whether routes may use a constraint of this name: one of the app's own,
+   * or host or version once a route uses it (find-my-way's answer).
+   * @param {string} name
+   */
+  hasConstraintStrategy (name) {
+    return this.router.hasConstraintStrategy(name)
   }
 
   /**
@@ -79,7 +131,7 @@ export class RouteTable {
    * @param {string[]} paths  the router paths it answers
    */
   add (route, paths) {
-    const constraints = routeConstraints(route)
+    const constraints = this.routeConstraints(route)
     for (const path of paths) {
       const key = constraints === null ? `${route.method} ${path}` : `${route.method} ${path} ${constraintKey(constraints)}`
       if (this.keys.has(key)) throw route.app.error('HP_ERR_DUPLICATE_ROUTE', route.method, path)
@@ -110,7 +162,7 @@ export class RouteTable {
   complete (core, contexts, defaultNotFound) {
     const router = this.router
     for (const { route, paths } of this.autoHead) {
-      const constraints = routeConstraints(route)
+      const constraints = this.routeConstraints(route)
       const key = (/** @type {string} */ path) => constraints === null ? `HEAD ${path}` : `HEAD ${path} ${constraintKey(constraints)}`
       const free = paths.filter((path) => !this.keys.has(key(path)))
       if (free.length === 0) continue
@@ -123,8 +175,15 @@ export class RouteTable {
       this.routes.push(route)
     }
     this.autoHead = []
+    const constrainer = this.constrainer
+    this.constrained = constrainer.strategiesInUse.size > 0 || constrainer.asyncStrategiesInUse.size > 0
+    this.asyncConstrained = constrainer.asyncStrategiesInUse.size > 0
+    // A strategy that must match when derived (mustMatchWhenDerived) turns
+    // away a request that carries its value from routes that do not declare
+    // it: no path can skip the router then.
+    const everyPathConstrained = [...constrainer.strategiesInUse, ...constrainer.asyncStrategiesInUse].some((name) => constrainer.strategies[name].mustMatchWhenDerived === true)
     for (const route of this.routes) route.compile()
-    for (const route of this.routes) {
+    if (!everyPathConstrained) for (const route of this.routes) {
       for (const path of route.paths) if (!NOT_EXACT.test(path) && !this.constrainedPaths.has(path) && !(this.semicolon && path.includes(';'))) this.addExact(route.method, path, route)
     }
     const root = contexts[0]
@@ -165,7 +224,7 @@ export class RouteTable {
    */
   find (method, url, constraints) {
     const found = this.router.find(/** @type {any} */ (method), url, constraints)
-    if (found === null) return null
+    if (found === null || found.store === null) return null
     const q = url.indexOf('?')
     return {
       handler: /** @type {Route} */ (found.store).handler,
@@ -181,7 +240,11 @@ export class RouteTable {
    * @param {Record<string, unknown>} options  find-my-way's prettyPrint options
    */
   print (options) {
-    const tree = FindMyWay(/** @type {any} */ ({ ...this.routerOptions, buildPrettyMeta: prettyMeta }))
+    const own = this.buildPrettyMeta
+    /** @type {Record<string, any>} */
+    const constraints = {}
+    for (const strategy of this.strategies) constraints[strategy.name] = strategy
+    const tree = FindMyWay(/** @type {any} */ ({ ...this.routerOptions, constraints, buildPrettyMeta: own ?? prettyMeta }))
     /** @type {Route[]} */
     const ordered = []
     const heads = this.routes.filter((r) => this.autoHeadAt.has(r))
@@ -193,7 +256,7 @@ export class RouteTable {
     })
     while (h < heads.length) ordered.push(heads[h++])
     for (const route of ordered) {
-      const constraints = routeConstraints(route)
+      const constraints = this.routeConstraints(route)
       for (const path of route.paths) {
         if (constraints === null) tree.on(/** @type {any} */ (route.method), path, noop, route)
         else tree.on(/** @type {any} */ (route.method), path, { constraints }, noop, route)
@@ -211,6 +274,24 @@ export class RouteTable {
    */
   has (method, url, constraints) {
     return this.router.hasRoute(/** @type {any} */ (method), url, constraints)
+  }
+
+  /**
+   * A route's `constraints` (find-my-way's `host`, a string or RegExp,
+   * `version`, the route's version, which a request's Accept-Version range
+   * selects, and the app's own strategies), or null when it has none.
+   * @param {Route} route
+   * @returns {Record<string, unknown> | null}
+   */
+  routeConstraints (route) {
+    const c = route.options.constraints
+    if (c === undefined || c === null) return null
+    if (typeof c !== 'object') throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${route.url}: constraints must be an object`)
+    const known = this.constrainer.strategies
+    for (const name of Object.keys(c)) {
+      if (!Object.hasOwn(known, name)) throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${route.url}: unknown constraint "${name}" (host, version, and those addConstraintStrategy() or the constraints option add)`)
+    }
+    return Object.keys(c).length === 0 ? null : c
   }
 
   /**
@@ -269,23 +350,6 @@ function prettyMeta (entry) {
     if (opts[key] !== undefined) meta[key] = opts[key]
   }
   return meta
-}
-
-/**
- * A route's `constraints` (find-my-way's `host`, a string or RegExp, and
- * `version`, the route's version, which a request's Accept-Version range
- * selects), or null when it has none.
- * @param {Route} route
- * @returns {Record<string, unknown> | null}
- */
-function routeConstraints (route) {
-  const c = route.options.constraints
-  if (c === undefined || c === null) return null
-  if (typeof c !== 'object') throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${route.url}: constraints must be an object`)
-  for (const name of Object.keys(c)) {
-    if (name !== 'host' && name !== 'version') throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${route.url}: unknown constraint "${name}" (host and version are supported)`)
-  }
-  return Object.keys(c).length === 0 ? null : c
 }
 
 /** @param {Record<string, unknown>} c  the constraints as a key (a RegExp by its source) */

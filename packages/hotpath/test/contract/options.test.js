@@ -12,9 +12,8 @@ import fastify from '../../lib/fastify.js'
 test('an option hotpath does not implement is refused, naming it and saying what hotpath does', () => {
   for (const [name, value] of /** @type {[string, any][]} */ ([
     ['http2', true], ['serverFactory', () => {}],
-    ['rewriteUrl', () => '/'], ['return503OnClosing', false], ['connectionTimeout', 1000],
-    ['frameworkErrors', () => {}], ['onBadUrl', () => {}],
-    ['constraints', { x: {} }], ['http', { maxHeaderSize: 1 }]
+    ['return503OnClosing', false], ['connectionTimeout', 1000],
+    ['clientErrorHandler', () => {}], ['http', { maxHeaderSize: 1 }]
   ])) {
     for (const make of [hotpath, fastify]) {
       assert.throws(() => make({ [name]: value }), (/** @type {any} */ err) => {
