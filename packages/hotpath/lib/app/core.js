@@ -7,7 +7,7 @@ import { createError, createFastifyError } from '../errors.js'
 import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
-import { SchemaCompiler } from '../routing/schema.js'
+import { buildSchemaController } from '../routing/schema-controller.js'
 import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
@@ -145,6 +145,9 @@ export class Core {
       useSemicolonDelimiter: options.useSemicolonDelimiter === true
     })
     this.root = new Context(null, '')
+    // Fastify's schemaController: where the root scope keeps its shared
+    // schemas, and the builders of its validator and serializer compilers
+    this.root.schemaController = buildSchemaController(null, options.schemaController, this.error.bind(this))
     // Fastify's schemaErrorFormatter: the error a failed validation answers
     // with, for every route that sets none of its own
     if (options.schemaErrorFormatter !== undefined) this.root.schemaErrorFormatter = checkSchemaErrorFormatter(this, options.schemaErrorFormatter)
@@ -180,8 +183,6 @@ export class Core {
     this.appHooks = { onReady: [], onListen: [], preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */
     this.closePromise = null
-    /** @type {SchemaCompiler | null} */
-    this._schemaCompiler = null
     /** @type {import('node:net').AddressInfo | null} */
     this.address = null
     this.inFlight = new InFlight(this.requestTimeout)
@@ -205,10 +206,6 @@ export class Core {
    */
   error (code, ...args) {
     return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
-  }
-
-  schemaCompiler () {
-    return (this._schemaCompiler ??= new SchemaCompiler(this.ajvOptions))
   }
 }
 

@@ -27,6 +27,7 @@ function validate (reply) {
       if (err === null && route.validateHeaders !== null) err = runValidator(route.validateHeaders, req, how)
       if (err === null && route.validateQuery !== null) err = runValidator(route.validateQuery, req, how)
       if (err === null && route.validateBody !== null) err = runValidator(route.validateBody, req, how)
+      else if (err === null && route.validateBodyByType !== null) err = validateBodyByType(route.validateBodyByType, req, how)
     } catch (e) {
       // a schemaErrorFormatter that throws: its error fails the request
       err = e
@@ -42,4 +43,20 @@ function validate (reply) {
     }
   }
   handlerStage(reply)
+}
+
+/**
+ * A body schema by content type: the validator of the request's media type
+ * (the Content-Type without its parameters, in lower case); a type the
+ * schema does not name is not validated, as in Fastify.
+ * @param {Map<string, import('../routing/schema.js').Validator>} byType
+ * @param {any} req
+ * @param {import('../routing/schema.js').ValidationErrors} how
+ */
+function validateBodyByType (byType, req, how) {
+  const type = req.headers['content-type']
+  if (typeof type !== 'string') return null
+  const semi = type.indexOf(';')
+  const v = byType.get((semi === -1 ? type : type.slice(0, semi)).trim().toLowerCase())
+  return v === undefined ? null : runValidator(v, req, how)
 }

@@ -60,46 +60,34 @@ export class SchemaCompiler {
   }
 
   /**
-   * @param {'params' | 'querystring' | 'headers' | 'body'} part
+   * An ajv validator for one part of a request: params, querystring and
+   * headers coerce strings to the schema's types, a body does not (unless
+   * the app's ajv options say so). Throws what ajv throws.
+   * @param {string} part
    * @param {any} schema
-   * @param {string} where  route, for error messages
-   * @param {{ compile: Function, method: string, url: string } | null} [custom]  setValidatorCompiler's compiler
-   * @returns {Validator}
    */
-  validator (part, schema, where, custom = null) {
-    let s = part === 'body' ? schema : objectShorthand(schema)
-    const key = part === 'querystring' ? 'query' : part
-    if (custom !== null) return { validate: customValidator(custom.compile({ schema: part === 'headers' ? schema : s, method: custom.method, url: custom.url, httpPart: part })), part, key, withParent: false }
-    if (part === 'headers') s = lowerCaseHeaders(s)
-    try {
-      const validate = this.ajv(part !== 'body').compile(s)
-      const withParent = s === null || typeof s !== 'object' || s.type !== 'object'
-      return { validate, part, key, withParent }
-    } catch (err) {
-      throw createError('HP_ERR_INVALID_SCHEMA', `${where} ${part}`, /** @type {Error} */ (err).message)
-    }
+  compile (part, schema) {
+    return this.ajv(part !== 'body').compile(schema)
   }
 
   /**
    * @param {Record<string, any>} responses  status / 'Nxx' / 'default' → schema
-   * @param {string} where
-   * @param {{ compile: Function, method: string, url: string } | null} [custom]  setSerializerCompiler's compiler
+   * @param {{ compile: Function, method: string, url: string, error: (code: string, ...args: any[]) => Error }} custom  the serializer compiler that applies
    * @returns {Map<string, SerializeFn>}
    */
-  serializers (responses, where, custom = null) {
+  static serializers (responses, custom) {
     /** @type {Map<string, SerializeFn>} */
     const map = new Map()
-    const fastJson = custom === null ? load('fast-json-stringify') : null
     for (const key of Object.keys(responses)) {
       const k = key.toLowerCase()
-      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw createError('HP_ERR_INVALID_SCHEMA', `${where} response`, `'${key}' is not a status code, a class like '2xx', or 'default'`)
-      let schema = responses[key]
+      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw custom.error('HP_ERR_SCHEMA_RESPONSE_STATUS')
+      const schema = responses[key]
       // { content: { 'application/json': { schema } } } is not supported; a
       // plain schema is.
       try {
-        map.set(k, custom !== null ? custom.compile({ schema, method: custom.method, url: custom.url, httpStatus: key }) : fastJson(schema, { schema: this.shared }))
+        map.set(k, custom.compile({ schema, method: custom.method, url: custom.url, httpStatus: key }))
       } catch (err) {
-        throw createError('HP_ERR_INVALID_SCHEMA', `${where} response ${key}`, /** @type {Error} */ (err).message)
+        throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
       }
     }
     return map
@@ -107,16 +95,40 @@ export class SchemaCompiler {
 }
 
 /**
- * A validator from setValidatorCompiler, as Fastify takes it: it answers
- * false (its `errors` then say why), `{ error }` when the data is invalid,
- * `{ value }` to replace the data, or anything else when it is valid;
- * runValidator reads the answer.
- * @param {(data: unknown) => any} fn
- * @returns {ValidateFn & { errors?: any[] | null }}
+ * One part's validator, from the compiler that applies to the route
+ * (hotpath's ajv, setValidatorCompiler's, the route's validatorCompiler or
+ * a schemaController's): the part's schema made ready as Fastify does it
+ * (shorthand objects, header names in lower case unless the compiler is a
+ * custom one), compiled once. A compiler that answers no function leaves
+ * the part unvalidated, as in Fastify.
+ * @param {'params' | 'querystring' | 'headers' | 'body'} part
+ * @param {any} schema
+ * @param {{ compile: Function, method: string, url: string, custom: boolean, contentType?: string, error: (code: string, ...args: any[]) => Error }} how
+ * @returns {Validator | null}
  */
-function customValidator (fn) {
-  if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_SCHEMA', 'setValidatorCompiler', 'the compiler must return a function')
-  return fn
+export function buildValidator (part, schema, how) {
+  let s = part === 'body' ? schema : objectShorthand(schema)
+  if (part === 'headers' && !how.custom && !hasCustomPrototype(schema)) s = lowerCaseHeaders(s)
+  let validate
+  try {
+    validate = how.compile(how.contentType === undefined ? { schema: s, method: how.method, url: how.url, httpPart: part } : { schema: s, method: how.method, url: how.url, httpPart: part, contentType: how.contentType })
+  } catch (err) {
+    throw how.error('HP_ERR_INVALID_SCHEMA', how.method, how.url, /** @type {Error} */ (err).message)
+  }
+  if (typeof validate !== 'function') return null
+  const key = part === 'querystring' ? 'query' : part
+  // ajv writes a coerced root value back only through the parent
+  const withParent = validate.schemaEnv !== undefined && (s === null || typeof s !== 'object' || s.type !== 'object')
+  return { validate: /** @type {any} */ (validate), part, key, withParent }
+}
+
+/**
+ * A schema object made by a class (TypeBox, Joi…), which Fastify hands to
+ * the compiler untouched.
+ * @param {any} schema
+ */
+function hasCustomPrototype (schema) {
+  return schema !== null && typeof schema === 'object' && Object.getPrototypeOf(schema) !== Object.prototype
 }
 
 /**
@@ -310,24 +322,40 @@ const normalized = new WeakSet()
 /**
  * A route's schema made plain in place, once, as Fastify does it before
  * compiling: `query` is another name for `querystring` (both is an error),
- * and builder objects become JSON Schema objects, so that what onRoute
- * hooks and plugins read back after ready() (an API description) is what
- * was compiled.
+ * builder objects become JSON Schema objects, so that what onRoute hooks
+ * and plugins read back after ready() (an API description) is what was
+ * compiled, and a body by content type names a schema for each type.
  * @param {Record<string, any>} schema
- * @param {string} where  'GET:/url', for the error
+ * @param {(code: string, ...args: any[]) => Error} error  the app's error maker
  */
-export function normalizeRouteSchema (schema, where) {
+export function normalizeRouteSchema (schema, error) {
   if (normalized.has(schema)) return schema
   if (schema.query !== undefined) {
-    if (schema.querystring !== undefined) throw createError('HP_ERR_INVALID_SCHEMA', where, 'both querystring and query (its other name) are set')
+    if (schema.querystring !== undefined) throw error('HP_ERR_SCHEMA_DUPLICATE', 'querystring')
     schema.querystring = schema.query
   }
   for (const key of ['params', 'querystring', 'query', 'headers', 'body']) {
     if (schema[key] !== undefined) schema[key] = plainSchema(schema[key])
+  }
+  const content = bodyContent(schema.body)
+  if (content !== null) {
+    for (const type of Object.keys(content)) if (!content[type]?.schema) throw error('HP_ERR_SCHEMA_CONTENT_MISSING', type)
   }
   if (schema.response !== null && typeof schema.response === 'object') {
     for (const code of Object.keys(schema.response)) schema.response[code] = plainSchema(schema.response[code])
   }
   normalized.add(schema)
   return schema
+}
+
+/**
+ * A body schema by content type (`{ content: { 'application/json': {
+ * schema } } }`): its `content`, else null.
+ * @param {any} body
+ * @returns {Record<string, { schema: any }> | null}
+ */
+export function bodyContent (body) {
+  if (body === null || typeof body !== 'object' || hasCustomPrototype(body)) return null
+  const content = body.content
+  return content !== null && typeof content === 'object' && !Array.isArray(content) && body.type === undefined && body.properties === undefined ? content : null
 }
