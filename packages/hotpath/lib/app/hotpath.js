@@ -454,7 +454,7 @@ export class Hotpath {
    */
   addSchema (schema) {
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'addSchema')
-    this._ctx.schemaController.add(plainSchema(schema))
+    addSchemaTo(this._core, this._ctx, plainSchema(schema))
     return this
   }
 
@@ -798,4 +798,17 @@ function isDeclared (instance, name) {
 /** @param {any} v  a decorator value given as { getter, setter } */
 function isAccessor (v) {
   return v !== null && typeof v === 'object' && (typeof v.getter === 'function' || typeof v.setter === 'function')
+}
+
+/**
+ * Adds a shared schema to a scope and, as Fastify does, to the scopes of
+ * the plugins it has already loaded (each started from a copy of its
+ * parent's schemas).
+ * @param {import('./core.js').Core} core
+ * @param {import('./context.js').Context} ctx
+ * @param {any} schema
+ */
+function addSchemaTo (core, ctx, schema) {
+  ctx.schemaController.add(schema)
+  for (const child of core.allContexts) if (child.parent === ctx) addSchemaTo(core, child, schema)
 }

@@ -17,6 +17,9 @@ import { loadModule as load } from '../require.js'
  * @typedef {(data: unknown) => string} SerializeFn
  */
 
+/** why a response schema's key is refused, in Fastify's words */
+const RESPONSE_KEYS = 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'
+
 export class SchemaCompiler {
   /** @param {{ customOptions?: Record<string, any>, plugins?: any[], onCreate?: (ajv: any) => void } | null} [options]  Fastify's `ajv` option */
   constructor (options = null) {
@@ -80,7 +83,7 @@ export class SchemaCompiler {
     const map = new Map()
     for (const key of Object.keys(responses)) {
       const k = key.toLowerCase()
-      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw custom.error('HP_ERR_SCHEMA_RESPONSE_STATUS')
+      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, RESPONSE_KEYS)
       const schema = responses[key]
       // { content: { 'application/json': { schema } } } is not supported; a
       // plain schema is.
@@ -163,12 +166,44 @@ export function runValidator (v, req, how) {
     return wrapResultError(err, v.part, how)
   }
   if (r === true) return null
+  if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+    // an async validator: its answer, or its rejection (an ajv $async
+    // schema rejects with the errors), is the outcome
+    return r.then((/** @type {any} */ answer) => validatorAnswer(v, req, how, answer), (/** @type {any} */ e) => rejected(e, v.part, how))
+  }
+  return validatorAnswer(v, req, how, r)
+}
+
+/**
+ * What a validator answered: false (its `errors` say why), `{ error }`,
+ * `{ value }` to replace the part, anything else for valid.
+ * @param {Validator} v
+ * @param {any} req
+ * @param {ValidationErrors} how
+ * @param {any} r
+ */
+function validatorAnswer (v, req, how, r) {
+  if (r === true) return null
   if (r === false) return validationError(v.validate.errors ?? [], v.part, how)
   if (r !== null && typeof r === 'object') {
     if (r.error) return resultError(r.error, v.part, how)
-    if ('value' in r) req[key] = r.value
+    if ('value' in r) req[v.key] = r.value
   }
   return null
+}
+
+/**
+ * An async validator's rejection: a failed validation (400), with the
+ * validator's errors when it gives them (ajv's ValidationError).
+ * @param {any} e
+ * @param {string} part
+ * @param {ValidationErrors} how
+ */
+function rejected (e, part, how) {
+  if (e === null || typeof e !== 'object') return validationError([], part, how)
+  if (how.fastify && e instanceof Error) return wrapResultError(e, part, how)
+  if (Array.isArray(e.errors)) return validationError(e.errors, part, how)
+  return resultError(e, part, how)
 }
 
 /**
