@@ -137,6 +137,8 @@ export class Route {
     this.Request = /** @type {any} */ (ctx.Request)
     this.Reply = /** @type {any} */ (ctx.Reply)
 
+    // request.compileValidationSchema() uses the route's own compiler
+    if (typeof opts.validatorCompiler === 'function') this.validatorCompiler = opts.validatorCompiler
     const schema = opts.schema
     if (schema !== undefined && schema !== null) {
       const app = this.app

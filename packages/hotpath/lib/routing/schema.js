@@ -49,12 +49,16 @@ export class SchemaCompiler {
     const Ajv = load('ajv')
     const o = this.options
     const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false, ...o?.customOptions })
-    load('ajv-formats')(ajv)
-    // an ajv plugin is a function, or [function, its options] (as Fastify takes them)
+    // an ajv plugin is a function, or [function, its options] (as Fastify
+    // takes them); ajv-formats comes after them unless one of them is it
+    let formats = true
     for (const plugin of o?.plugins ?? []) {
-      if (Array.isArray(plugin)) plugin[0](ajv, plugin[1])
-      else plugin(ajv)
+      const fn = Array.isArray(plugin) ? plugin[0] : plugin
+      if (fn.name === 'formatsPlugin') formats = false
+      if (Array.isArray(plugin)) fn(ajv, plugin[1])
+      else fn(ajv)
     }
+    if (formats) load('ajv-formats')(ajv)
     o?.onCreate?.(ajv)
     addShared(ajv, this.shared)
     if (coerce) this._coercing = ajv
@@ -70,7 +74,10 @@ export class SchemaCompiler {
    * @param {any} schema
    */
   compile (part, schema) {
-    return this.ajv(part !== 'body').compile(schema)
+    const ajv = this.ajv(part !== 'body')
+    // ajv compiles an $id once: a schema it already has is reused
+    const known = schema !== null && typeof schema === 'object' && typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined
+    return known ?? ajv.compile(schema)
   }
 
   /**
@@ -110,8 +117,12 @@ export class SchemaCompiler {
  * @returns {Validator | null}
  */
 export function buildValidator (part, schema, how) {
-  let s = part === 'body' ? schema : objectShorthand(schema)
-  if (part === 'headers' && !how.custom && !hasCustomPrototype(schema)) s = lowerCaseHeaders(s)
+  // a custom compiler gets the schema as written, as in Fastify
+  let s = schema
+  if (!how.custom) {
+    if (part !== 'body') s = objectShorthand(s)
+    if (part === 'headers' && !hasCustomPrototype(schema)) s = lowerCaseHeaders(s)
+  }
   let validate
   try {
     validate = how.compile(how.contentType === undefined ? { schema: s, method: how.method, url: how.url, httpPart: part } : { schema: s, method: how.method, url: how.url, httpPart: part, contentType: how.contentType })
@@ -290,6 +301,8 @@ function validationMessage (errors, part) {
 function objectShorthand (schema) {
   if (schema === null || typeof schema !== 'object') return schema
   if ('type' in schema || 'properties' in schema || '$ref' in schema || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema) return schema
+  // a key that starts with '$' is a keyword ($ref, $merge, $patch…), not a property
+  if (Object.keys(schema).some((k) => k.startsWith('$'))) return schema
   const values = Object.values(schema)
   if (values.length > 0 && values.every((v) => v !== null && typeof v === 'object')) {
     return { type: 'object', properties: schema }
