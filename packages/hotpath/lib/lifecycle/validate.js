@@ -7,6 +7,7 @@ import { runHooks, park, isThenable } from './kernel.js'
 import { runValidator } from '../routing/schema.js'
 import { handleError, stageFailed } from './handle-error.js'
 import { handlerStage } from './handler.js'
+import { mediaType } from './parsers/content-type.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
 /** @typedef {import('../routing/schema.js').Validator} Validator */
@@ -98,15 +99,16 @@ function failed (reply, err) {
 
 /**
  * A body schema by content type: the validator of the request's media type
- * (the Content-Type without its parameters, in lower case); a type the
+ * (the parser table's canonical media type of the Content-Type); a type the
  * schema does not name is not validated, as in Fastify.
  * @param {Map<string, Validator>} byType
  * @param {any} req
  * @returns {Validator | null}
  */
 function bodyValidatorByType (byType, req) {
-  const type = req.headers['content-type']
-  if (typeof type !== 'string') return null
-  const semi = type.indexOf(';')
-  return byType.get((semi === -1 ? type : type.slice(0, semi)).trim().toLowerCase()) ?? null
+  const header = req.headers['content-type']
+  if (typeof header !== 'string') return null
+  // the one canonical media type the parser table chose the parser by
+  const type = mediaType(header)
+  return type === null ? null : byType.get(type) ?? null
 }

@@ -34,8 +34,13 @@ export class SchemaController {
      * when needed)
      */
     this.compilersFactory = parent !== null && opts === parent.opts ? { buildValidator: null, buildSerializer: null } : opts.compilersFactory
-    /** a schema was added here: this scope's compilers must be built for its own schemas */
-    this.addedSchemas = false
+    /**
+     * schemas added here: this scope's compilers must be built for its own
+     * schemas, once for each time some were added (`validatorBuiltAt`)
+     */
+    this.added = 0
+    this.validatorBuiltAt = 0
+    this.serializerBuiltAt = 0
     /** @type {Function | undefined} */
     this.validatorCompiler = undefined
     /** @type {Function | undefined} */
@@ -60,7 +65,7 @@ export class SchemaController {
 
   /** @param {any} schema */
   add (schema) {
-    this.addedSchemas = true
+    this.added++
     return this.bucket.add(schema)
   }
 
@@ -111,12 +116,13 @@ export class SchemaController {
 
   /**
    * Builds this scope's validator compiler, at ready(), unless it has one
-   * that saw every schema added here.
+   * that saw every schema added here (so once per scope, not per route).
    * @param {any} ajvOptions  the app's `ajv` option
    */
   setupValidator (ajvOptions) {
-    if (this.validatorCompiler !== undefined && !this.addedSchemas) return this.validatorCompiler
+    if (this.validatorCompiler !== undefined && this.validatorBuiltAt === this.added) return this.validatorCompiler
     this.validatorCompiler = this.getValidatorBuilder()(this.bucket.getSchemas(), ajvOptions)
+    this.validatorBuiltAt = this.added
     return this.validatorCompiler
   }
 
@@ -124,8 +130,9 @@ export class SchemaController {
    * @param {any} serializerOptions
    */
   setupSerializer (serializerOptions) {
-    if (this.serializerCompiler !== undefined && !this.addedSchemas) return this.serializerCompiler
+    if (this.serializerCompiler !== undefined && this.serializerBuiltAt === this.added) return this.serializerCompiler
     this.serializerCompiler = this.getSerializerBuilder()(this.bucket.getSchemas(), serializerOptions)
+    this.serializerBuiltAt = this.added
     return this.serializerCompiler
   }
 }
