@@ -60,6 +60,8 @@ export const ERRORS = {
   HP_ERR_SCHEMA_CONTENT_MISSING: { status: 500, message: "The schema for the content type '%s' is missing" },
   HP_ERR_SCHEMA_SERIALIZATION_BUILD: { status: 500, message: 'Invalid response schema for %s:%s: %s' },
   HP_ERR_SCHEMA_CONTROLLER: { status: 500, message: "schemaController.bucket must be a function, got '%s'" },
+  HP_ERR_MISSING_SERIALIZATION_FN: { status: 500, message: 'The route has no response serializer for "%s"' },
+  HP_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: { status: 500, message: 'The route has no response serializer for "%s" and the content type "%s"' },
   HP_ERR_VALIDATION_INVOCATION: { status: 500, message: 'No validation function for the HTTP part "%s", and no schema given to compile one' },
   HP_ERR_PARSER_ALREADY_PRESENT: { status: 500, message: "A content-type parser for '%s' already exists" },
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
@@ -92,6 +94,8 @@ export const FASTIFY_ERRORS = {
   HP_ERR_INVALID_SCHEMA: { code: 'FST_ERR_SCH_VALIDATION_BUILD', message: 'Failed building the validation schema for %s: %s, due to error %s' },
   HP_ERR_SCHEMA_SERIALIZATION_BUILD: { code: 'FST_ERR_SCH_SERIALIZATION_BUILD', message: 'Failed building the serialization schema for %s: %s, due to error %s' },
   HP_ERR_SCHEMA_CONTROLLER: { code: 'FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN', message: "schemaController.bucket option should be a function, instead got '%s'" },
+  HP_ERR_MISSING_SERIALIZATION_FN: { code: 'FST_ERR_MISSING_SERIALIZATION_FN', message: 'Missing serialization function. Key "%s"' },
+  HP_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: { code: 'FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', message: 'Missing serialization function. Key "%s:%s"' },
   HP_ERR_VALIDATION_INVOCATION: { code: 'FST_ERR_REQ_INVALID_VALIDATION_INVOCATION', message: 'Invalid validation invocation. Missing validation function for HTTP part "%s" nor schema provided.' },
 }
 

@@ -256,6 +256,12 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   readonly server: HotpathInstance
   /** A reply decorator of the route's scope (a function bound to this reply); throws HP_ERR_DEC_UNDECLARED for another name. */
   getDecorator<T = unknown>(name: string | symbol): T
+  /** The route's serializer for a status of its response schema, or the one compileSerializationSchema() made for a schema. */
+  getSerializationFunction(schemaOrStatus: object | string | number, contentType?: string): ((data: any) => string) | undefined
+  /** A serializer for a schema from the route's serializer compiler, compiled once per route. */
+  compileSerializationSchema(schema: object, httpStatus?: string | number | null, contentType?: string | null): (data: any) => string
+  /** Serializes with the route's serializer for a status (HP_ERR_MISSING_SERIALIZATION_FN when it has none), or with one for a schema. */
+  serializeInput(input: unknown, schemaOrStatus: object | string | number, httpStatus?: string | number, contentType?: string): string
   /** The request's logger. */
   readonly log: HotpathLogger
   readonly request: HotpathRequest<G>

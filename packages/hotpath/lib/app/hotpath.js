@@ -22,7 +22,7 @@ export { Core }
 
 let warnedOverride = false
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made

@@ -60,6 +60,10 @@ export class Route {
     this.validatorCompiler = undefined
     /** request.compileValidationSchema()'s validators, by schema, made on first use @type {WeakMap<object, Function> | null} */
     this.validatorCache = null
+    /** the serializer compiler the response schemas went through, for reply.compileSerializationSchema() @type {Function | undefined} */
+    this.serializerCompiler = undefined
+    /** reply.compileSerializationSchema()'s serializers, by schema, made on first use @type {WeakMap<object, Function> | null} */
+    this.serializerCache = null
     /** how a failed validation becomes an error, set by compile() @type {import('./schema.js').ValidationErrors} */
     this.validationErrors = NO_FORMATTER
     /** Fastify's attachValidation: the handler gets request.validationError instead of the 400 */
@@ -139,6 +143,7 @@ export class Route {
 
     // request.compileValidationSchema() uses the route's own compiler
     if (typeof opts.validatorCompiler === 'function') this.validatorCompiler = opts.validatorCompiler
+    if (typeof opts.serializerCompiler === 'function') this.serializerCompiler = opts.serializerCompiler
     const schema = opts.schema
     if (schema !== undefined && schema !== null) {
       const app = this.app
@@ -181,6 +186,7 @@ export class Route {
       if (schema.response) {
         const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : null
         const compile = ownSerializer ?? controller.setupSerializer(undefined)
+        this.serializerCompiler = compile
         this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error })
         this.serialize200 = pickSerializer(this.serializers, 200)
         const table = serializerTable(this.serializers)

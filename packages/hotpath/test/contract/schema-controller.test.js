@@ -246,3 +246,28 @@ eachMode('async validators', (mode) => {
     assert.deepEqual((await s.request({ method: 'POST', url: '/attach/1', payload: { id: 42 } })).json(), { failed: false })
   })
 })
+
+test('reply.serializeInput() uses the response schema of a status, or a serializer compiled once for a schema', async () => {
+  const app = hotpath()
+  const extra = { type: 'object', properties: { kept: { type: 'string' } } }
+  /** @type {any[]} */
+  const compiled = []
+  app.get('/', { schema: { response: { 201: { type: 'object', properties: { id: { type: 'integer' } } } } } }, (_req, reply) => {
+    compiled.push(reply.compileSerializationSchema(extra))
+    return {
+      byStatus: reply.serializeInput({ id: 1, secret: 'x' }, 201),
+      bySchema: reply.serializeInput({ kept: 'yes', dropped: 1 }, extra),
+      fn: reply.getSerializationFunction(201) !== undefined && reply.getSerializationFunction(extra) === compiled[compiled.length - 1],
+      missing: reply.getSerializationFunction(500) === undefined
+    }
+  })
+  app.get('/missing', (_req, reply) => reply.serializeInput({}, 404))
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual((await app.inject({ url: '/' })).json(), { byStatus: '{"id":1}', bySchema: '{"kept":"yes"}', fn: true, missing: true })
+  }
+  assert.equal(compiled[0], compiled[1])
+  assert.equal((await app.inject({ url: '/missing' })).statusCode, 500)
+  const fastify = (await import('../../lib/fastify.js')).default({ logger: false })
+  fastify.get('/', (_req, reply) => reply.serializeInput({}, 404))
+  assert.equal((await fastify.inject({ url: '/' })).json().code, 'FST_ERR_MISSING_SERIALIZATION_FN')
+})
