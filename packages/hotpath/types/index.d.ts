@@ -1099,6 +1099,8 @@ export interface HotpathOptions {
   schemaErrorFormatter?: SchemaErrorFormatter
   /** ms a plugin may take to load before ready() fails (default 10 000, as Fastify's; 0: no limit). */
   pluginTimeout?: number
+  /** fast-json-stringify's options for the response serializers (`rounding`, `largeArrayMechanism`…), as Fastify's. */
+  serializerOpts?: Record<string, unknown>
   /** Where the root context keeps its shared schemas, and the builders of its compilers (setSchemaController for a plugin). */
   schemaController?: SchemaControllerOptions
   /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */

@@ -196,6 +196,10 @@ export class Core {
     if (ajv !== undefined && (typeof ajv !== 'object' || ajv === null)) throw createError('HP_ERR_INVALID_OPTION', 'ajv', 'expected { customOptions, plugins, onCreate }')
     /** Fastify's `ajv` option: ajv's own options, its plugins, a function given each instance */
     this.ajvOptions = ajv ?? null
+    const serializerOpts = options.serializerOpts
+    if (serializerOpts !== undefined && (typeof serializerOpts !== 'object' || serializerOpts === null)) throw createError('HP_ERR_INVALID_OPTION', 'serializerOpts', 'expected an object of fast-json-stringify options')
+    /** Fastify's `serializerOpts`: fast-json-stringify's options (rounding, largeArrayMechanism…), given to the serializer builder */
+    this.serializerOptions = serializerOpts ?? undefined
   }
 
   /**

@@ -18,7 +18,6 @@ const NOT_IMPLEMENTED = {
   handlerTimeout: [(v) => v === 0, 'requestTimeout bounds a request, its handler included'],
   logController: [() => false, 'the log level is set per route with `logLevel`'],
   return503OnClosing: [(v) => v === true, 'a request that arrives during close() is always answered 503'],
-  serializerOpts: [() => false, 'response serializers are compiled by fast-json-stringify with its defaults'],
   frameworkErrors: [() => false, "the engine's and the router's errors are answered by the error table (docs/errors.md)"],
   clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
   rewriteUrl: [() => false, 'use an onRequest hook or app.use() middleware that sets req.raw.url'],

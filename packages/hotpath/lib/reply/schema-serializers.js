@@ -32,7 +32,7 @@ export function compileSerializationSchema (reply, schema, httpStatus = null, co
   const route = reply.route
   const known = route.serializerCache?.get(schema)
   if (known !== undefined) return known
-  const compiler = route.serializerCompiler ?? route.context.schemaController.setupSerializer(undefined)
+  const compiler = route.serializerCompiler ?? route.context.schemaController.setupSerializer(route.app.serializerOptions)
   const request = reply.request
   const serialize = compiler({ schema, method: request.method, url: request.url, httpStatus, contentType })
   ;(route.serializerCache ??= new WeakMap()).set(schema, serialize)

@@ -185,7 +185,7 @@ export class Route {
       }
       if (schema.response) {
         const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : null
-        const compile = ownSerializer ?? controller.setupSerializer(undefined)
+        const compile = ownSerializer ?? controller.setupSerializer(app.serializerOptions)
         this.serializerCompiler = compile
         this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error })
         this.serialize200 = pickSerializer(this.serializers, 200)

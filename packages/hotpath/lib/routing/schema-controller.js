@@ -239,7 +239,8 @@ function defaultValidatorBuilder () {
 
 /**
  * hotpath's serializer builder: compile({ schema }) answers a
- * fast-json-stringify function that can $ref the shared schemas.
+ * fast-json-stringify function that can $ref the shared schemas, made with
+ * the app's serializerOpts (the same for every scope of an app).
  * @returns {CompilerBuilder}
  */
 function defaultSerializerBuilder () {

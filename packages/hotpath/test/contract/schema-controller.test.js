@@ -271,3 +271,10 @@ test('reply.serializeInput() uses the response schema of a status, or a serializ
   fastify.get('/', (_req, reply) => reply.serializeInput({}, 404))
   assert.equal((await fastify.inject({ url: '/' })).json().code, 'FST_ERR_MISSING_SERIALIZATION_FN')
 })
+
+test('serializerOpts reaches fast-json-stringify', async () => {
+  const app = hotpath({ serializerOpts: { rounding: 'ceil' } })
+  app.get('/', { schema: { response: { 200: { type: 'integer' } } } }, () => 4.2)
+  assert.equal((await app.inject({ url: '/' })).body, '5')
+  assert.throws(() => hotpath({ serializerOpts: 'ceil' }), { code: 'HP_ERR_INVALID_OPTION' })
+})
