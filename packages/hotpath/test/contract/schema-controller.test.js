@@ -278,3 +278,16 @@ test('serializerOpts reaches fast-json-stringify', async () => {
   assert.equal((await app.inject({ url: '/' })).body, '5')
   assert.throws(() => hotpath({ serializerOpts: 'ceil' }), { code: 'HP_ERR_INVALID_OPTION' })
 })
+
+test('a schema whose keys are $-keywords is not read as the property shorthand', async () => {
+  const app = hotpath({
+    ajv: {
+      customOptions: {
+        keywords: [{ keyword: '$requires', schemaType: 'array', compile: (/** @type {string[]} */ names) => (/** @type {any} */ data) => names.every((n) => data?.[n] !== undefined) }]
+      }
+    }
+  })
+  app.get('/', { schema: { headers: { $requires: ['x-a'] } } }, () => 'ok')
+  assert.equal((await app.inject({ url: '/' })).statusCode, 400)
+  assert.equal((await app.inject({ url: '/', headers: { 'x-a': '1' } })).statusCode, 200)
+})
