@@ -1,6 +1,7 @@
 // Validators (ajv) and serializers (fast-json-stringify), compiled once per
-// route at ready(). Params, query and headers arrive as strings, so their
-// validator coerces types; the body validator does not.
+// route at ready(), through the compilers of the route's plugin scope
+// (./schema-controller.js). Params, query and headers arrive as strings, so
+// hotpath's validator coerces their types; a body's it does not.
 import { createError } from '../errors.js'
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
 // that has a schema: an app without schemas does not carry them.
@@ -28,14 +29,13 @@ export class SchemaCompiler {
     this._coercing = null
     /** @type {any} bodies: no coercion */
     this._plain = null
-    /** @type {Record<string, any>} the shared schemas ($id → schema) the route being compiled sees */
+    /** @type {Record<string, any>} the shared schemas ($id → schema) its validators may $ref */
     this.shared = {}
   }
 
   /**
-   * The shared schemas (app.addSchema) the next route's schemas may $ref:
-   * those of its context and its parents. Each validator instance learns a
-   * $id once; the first schema added under an $id is the one it keeps.
+   * The shared schemas (app.addSchema) of the plugin scopes this compiler
+   * serves, given once, before the first compile.
    * @param {Record<string, any>} shared
    */
   useShared (shared) {
