@@ -205,6 +205,12 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   getDecorator<T = unknown>(name: string | symbol): T
   /** Sets a request decorator of the route's scope on this request; throws HP_ERR_DEC_UNDECLARED for another name. */
   setDecorator(name: string | symbol, value: unknown): void
+  /** The route's validator of a part ('params', 'querystring' or 'query', 'headers', 'body'), or the one compileValidationSchema() made for a schema. */
+  getValidationFunction(partOrSchema: string | object): ((data: any) => any) | undefined
+  /** A validator for a schema from the route's validator compiler, compiled once per route. */
+  compileValidationSchema(schema: object, httpPart?: string | null): (data: any) => any
+  /** Validates a value with the route's validator of a part, or with one for a schema; throws HP_ERR_VALIDATION_INVOCATION when there is neither. */
+  validateInput(input: unknown, schemaOrPart: object | string, httpPart?: string): any
 }
 
 export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
@@ -250,6 +256,12 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   readonly server: HotpathInstance
   /** A reply decorator of the route's scope (a function bound to this reply); throws HP_ERR_DEC_UNDECLARED for another name. */
   getDecorator<T = unknown>(name: string | symbol): T
+  /** The route's serializer for a status of its response schema, or the one compileSerializationSchema() made for a schema. */
+  getSerializationFunction(schemaOrStatus: object | string | number, contentType?: string): ((data: any) => string) | undefined
+  /** A serializer for a schema from the route's serializer compiler, compiled once per route. */
+  compileSerializationSchema(schema: object, httpStatus?: string | number | null, contentType?: string | null): (data: any) => string
+  /** Serializes with the route's serializer for a status (HP_ERR_MISSING_SERIALIZATION_FN when it has none), or with one for a schema. */
+  serializeInput(input: unknown, schemaOrStatus: object | string | number, httpStatus?: string | number, contentType?: string): string
   /** The request's logger. */
   readonly log: HotpathLogger
   readonly request: HotpathRequest<G>
@@ -442,6 +454,19 @@ export interface RouteSchema {
  * that validates a value (true or false, or `{ error }` / `{ value }`).
  */
 export type ValidatorCompiler<T = any> = (route: { schema: T, method: string, url: string, httpPart: 'params' | 'querystring' | 'headers' | 'body' }) => (data: any) => boolean | { error?: Error, value?: unknown }
+
+/**
+ * Fastify's schemaController: `bucket(parentSchemas)` makes the store of a
+ * context's shared schemas; `compilersFactory` builds the compilers from a
+ * context's shared schemas (the validator's also gets the `ajv` option).
+ */
+export interface SchemaControllerOptions {
+  bucket?: (parentSchemas?: any) => { add(schema: any): void, getSchema(id: string): any, getSchemas(): any }
+  compilersFactory?: {
+    buildValidator?: (schemas: any, ajvOptions?: any) => ValidatorCompiler
+    buildSerializer?: (schemas: any, options?: any) => (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string
+  }
+}
 
 /** Builds the error for a failed validation from ajv's errors and the part that failed. */
 export type SchemaErrorFormatter = (errors: any[], part: 'params' | 'querystring' | 'headers' | 'body') => Error
@@ -870,11 +895,17 @@ export interface HotpathInstance extends RouteMethods {
   setSchemaErrorFormatter(formatter: SchemaErrorFormatter): this
   /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
   setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
-  /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_INVALID_SCHEMA), seen by this context and its children. */
+  /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_SCHEMA_MISSING_ID), seen by this context and its children. */
   addSchema(schema: JSONSchema & object): this
-  /** The shared schemas this context sees, by `$id`. */
+  /** The shared schemas this context sees, by `$id` (a custom bucket's own answer). */
   getSchemas(): Record<string, JSONSchema>
   getSchema(id: string): JSONSchema | undefined
+  /** Where this context keeps its shared schemas and how its compilers are built (Fastify's schemaController), each falling back to the parent's. */
+  setSchemaController(options: SchemaControllerOptions): this
+  /** The validator compiler this context's routes use: setValidatorCompiler's, or hotpath's once ready() has built it; undefined before. */
+  readonly validatorCompiler: ValidatorCompiler | undefined
+  /** The serializer compiler this context's routes use (see validatorCompiler). */
+  readonly serializerCompiler: ((route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string) | undefined
   /** The options the app was created with, limits resolved; frozen. */
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** The methods routes may use: those whose bodies are not parsed, then those whose bodies are. */
@@ -1068,6 +1099,10 @@ export interface HotpathOptions {
   schemaErrorFormatter?: SchemaErrorFormatter
   /** ms a plugin may take to load before ready() fails (default 10 000, as Fastify's; 0: no limit). */
   pluginTimeout?: number
+  /** fast-json-stringify's options for the response serializers (`rounding`, `largeArrayMechanism`…), as Fastify's. */
+  serializerOpts?: Record<string, unknown>
+  /** Where the root context keeps its shared schemas, and the builders of its compilers (setSchemaController for a plugin). */
+  schemaController?: SchemaControllerOptions
   /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */
   ajv?: { customOptions?: Record<string, unknown>, plugins?: ReadonlyArray<((ajv: any, options?: any) => unknown) | readonly [(ajv: any, options?: any) => unknown, unknown]>, onCreate?: (ajv: any) => void }
   /**

@@ -8,6 +8,7 @@ import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { Request } from '../lifecycle/request.js'
 import { Reply } from '../reply/reply.js'
 import { ParserTable } from '../lifecycle/parsers/table.js'
+import { SchemaController } from '../routing/schema-controller.js'
 
 /** @typedef {{ fn: Function, opts: Record<string, any>, instance: any, after?: Function }} PendingPlugin */
 /**
@@ -60,12 +61,13 @@ export class Context {
     this.notFoundLevel = notFoundLevelOf(parent, this)
     /** @type {NotFoundHandler | null} setNotFoundHandler's, on a level's context */
     this.notFoundHandler = null
-    /** @type {Map<string, any>} shared schemas added here (addSchema), by $id */
-    this.schemas = new Map()
-    /** @type {Function | null} setValidatorCompiler */
-    this.validatorCompiler = null
-    /** @type {Function | null} setSerializerCompiler */
-    this.serializerCompiler = null
+    /**
+     * The shared schemas (addSchema) and the compilers of this scope: a
+     * child's starts from its parent's as it is made; the root's is set by
+     * the app from the schemaController option.
+     * @type {SchemaController}
+     */
+    this.schemaController = parent === null ? /** @type {any} */ (null) : childController(parent)
     /** @type {Function | null} setSchemaErrorFormatter, or at the root the schemaErrorFormatter option */
     this.schemaErrorFormatter = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
@@ -130,28 +132,6 @@ export class Context {
     const out = []
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) out.unshift(c)
     return out
-  }
-
-  /**
-   * The shared schemas this context sees: its own and its parents', by $id
-   * (the nearest wins), as Fastify encapsulates addSchema.
-   * @returns {Record<string, any>}
-   */
-  visibleSchemas () {
-    /** @type {Record<string, any>} */
-    const out = {}
-    for (const c of this.chain()) for (const [id, schema] of c.schemas) out[id] = schema
-    return out
-  }
-
-  /**
-   * A compiler set here or nearest up the chain, null for hotpath's own.
-   * @param {'validatorCompiler' | 'serializerCompiler' | 'schemaErrorFormatter'} kind
-   * @returns {Function | null}
-   */
-  findUp (kind) {
-    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c[kind] !== null) return c[kind]
-    return null
   }
 
   /** the not-found handler this context answers with: its level's, or the nearest enclosing level's */
@@ -241,4 +221,13 @@ function subclass (Base, decorators) {
     }
   }
   return Sub
+}
+
+/**
+ * A child scope's schema controller: its parent's schemas and compilers.
+ * @param {Context} parent
+ */
+function childController (parent) {
+  const p = parent.schemaController
+  return new SchemaController(p, p.opts)
 }

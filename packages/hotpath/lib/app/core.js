@@ -7,7 +7,7 @@ import { createError, createFastifyError } from '../errors.js'
 import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
-import { SchemaCompiler } from '../routing/schema.js'
+import { buildSchemaController } from '../routing/schema-controller.js'
 import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
@@ -186,6 +186,9 @@ export class Core {
       maxParamEvent: this.fastifyErrors || this.frameworkErrors !== null || this.routerEvents.onMaxParamLength !== null
     })
     this.root = new Context(null, '')
+    // Fastify's schemaController: where the root scope keeps its shared
+    // schemas, and the builders of its validator and serializer compilers
+    this.root.schemaController = buildSchemaController(null, options.schemaController, this.error.bind(this))
     // Fastify's schemaErrorFormatter: the error a failed validation answers
     // with, for every route that sets none of its own
     if (options.schemaErrorFormatter !== undefined) this.root.schemaErrorFormatter = checkSchemaErrorFormatter(this, options.schemaErrorFormatter)
@@ -221,8 +224,6 @@ export class Core {
     this.appHooks = { onReady: [], onListen: [], preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */
     this.closePromise = null
-    /** @type {SchemaCompiler | null} */
-    this._schemaCompiler = null
     /** @type {import('node:net').AddressInfo | null} */
     this.address = null
     this.inFlight = new InFlight(this.requestTimeout)
@@ -236,6 +237,10 @@ export class Core {
     if (ajv !== undefined && (typeof ajv !== 'object' || ajv === null)) throw createError('HP_ERR_INVALID_OPTION', 'ajv', 'expected { customOptions, plugins, onCreate }')
     /** Fastify's `ajv` option: ajv's own options, its plugins, a function given each instance */
     this.ajvOptions = ajv ?? null
+    const serializerOpts = options.serializerOpts
+    if (serializerOpts !== undefined && (typeof serializerOpts !== 'object' || serializerOpts === null)) throw createError('HP_ERR_INVALID_OPTION', 'serializerOpts', 'expected an object of fast-json-stringify options')
+    /** Fastify's `serializerOpts`: fast-json-stringify's options (rounding, largeArrayMechanism…), given to the serializer builder */
+    this.serializerOptions = serializerOpts ?? undefined
   }
 
   /**
@@ -246,10 +251,6 @@ export class Core {
    */
   error (code, ...args) {
     return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
-  }
-
-  schemaCompiler () {
-    return (this._schemaCompiler ??= new SchemaCompiler(this.ajvOptions))
   }
 }
 

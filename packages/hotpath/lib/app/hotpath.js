@@ -4,6 +4,7 @@
 import { Core } from './core.js'
 import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
+import { buildSchemaController } from '../routing/schema-controller.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
@@ -20,8 +21,8 @@ import { METHODS as NODE_METHODS } from 'node:http'
 export { Core }
 
 let warnedOverride = false
-const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server'])
+const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
+const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -304,7 +305,35 @@ export class Hotpath {
   setValidatorCompiler (compile) {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'validatorCompiler')
-    this._ctx.validatorCompiler = compile
+    this._ctx.schemaController.setValidatorCompiler(compile)
+    return this
+  }
+
+  /**
+   * The validator compiler this scope's routes use: setValidatorCompiler's,
+   * or hotpath's, built at ready() for the routes that need it (undefined
+   * until then).
+   */
+  get validatorCompiler () {
+    return this._ctx.schemaController.getValidatorCompiler()
+  }
+
+  /** The serializer compiler this scope's routes use (see validatorCompiler). */
+  get serializerCompiler () {
+    return this._ctx.schemaController.getSerializerCompiler()
+  }
+
+  /**
+   * Where this scope keeps its shared schemas and how its compilers are
+   * built, as Fastify's schemaController option: `{ bucket(parentSchemas),
+   * compilersFactory: { buildValidator(schemas, ajvOptions),
+   * buildSerializer(schemas) } }`, each falling back to the parent's.
+   * @param {{ bucket?: Function, compilersFactory?: { buildValidator?: Function, buildSerializer?: Function } }} options
+   */
+  setSchemaController (options) {
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'schemaController')
+    const ctx = this._ctx
+    ctx.schemaController = buildSchemaController(ctx.schemaController, options, this._core.error.bind(this._core))
     return this
   }
 
@@ -331,7 +360,7 @@ export class Hotpath {
   setSerializerCompiler (compile) {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setSerializerCompiler', 'expected a function')
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'serializerCompiler')
-    this._ctx.serializerCompiler = compile
+    this._ctx.schemaController.setSerializerCompiler(compile)
     return this
   }
 
@@ -457,22 +486,18 @@ export class Hotpath {
    */
   addSchema (schema) {
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'addSchema')
-    schema = plainSchema(schema)
-    const id = schema?.$id
-    if (typeof id !== 'string' || id === '') throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', 'a shared schema needs a string $id')
-    if (this._ctx.visibleSchemas()[id] !== undefined) throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', `a schema with $id '${id}' was already added`)
-    this._ctx.schemas.set(id, schema)
+    addSchemaTo(this._core, this._ctx, plainSchema(schema))
     return this
   }
 
-  /** The shared schemas this context sees, by $id. */
+  /** The shared schemas this context sees, by $id (the bucket's answer). */
   getSchemas () {
-    return this._ctx.visibleSchemas()
+    return this._ctx.schemaController.getSchemas()
   }
 
   /** @param {string} id */
   getSchema (id) {
-    return this._ctx.visibleSchemas()[id]
+    return this._ctx.schemaController.getSchema(id)
   }
 
   // --- decorators ------------------------------------------------------------
@@ -832,4 +857,17 @@ function isDeclared (instance, name) {
 /** @param {any} v  a decorator value given as { getter, setter } */
 function isAccessor (v) {
   return v !== null && typeof v === 'object' && (typeof v.getter === 'function' || typeof v.setter === 'function')
+}
+
+/**
+ * Adds a shared schema to a scope and, as Fastify does, to the scopes of
+ * the plugins it has already loaded (each started from a copy of its
+ * parent's schemas).
+ * @param {import('./core.js').Core} core
+ * @param {import('./context.js').Context} ctx
+ * @param {any} schema
+ */
+function addSchemaTo (core, ctx, schema) {
+  ctx.schemaController.add(schema)
+  for (const child of core.allContexts) if (child.parent === ctx) addSchemaTo(core, child, schema)
 }

@@ -18,10 +18,8 @@ const NOT_IMPLEMENTED = {
   handlerTimeout: [(v) => v === 0, 'requestTimeout bounds a request, its handler included'],
   logController: [() => false, 'the log level is set per route with `logLevel`'],
   return503OnClosing: [(v) => v === true, 'a request that arrives during close() is always answered 503'],
-  serializerOpts: [() => false, 'response serializers are compiled by fast-json-stringify with its defaults'],
   clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
   allowErrorHandlerOverride: [(v) => v === true, 'a context may set its error handler again'],
-  schemaController: [() => false, 'use setValidatorCompiler() and setSerializerCompiler()'],
   childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
   compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way']
 }

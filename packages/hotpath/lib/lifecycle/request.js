@@ -194,6 +194,56 @@ export class Request {
   }
 
   /**
+   * The validator the route compiled for a part of the request ('params',
+   * 'querystring' or 'query', 'headers', 'body'), or the one
+   * compileValidationSchema() made for a schema; undefined when there is
+   * none.
+   * @param {string | object} partOrSchema
+   */
+  getValidationFunction (partOrSchema) {
+    const route = this.route
+    if (typeof partOrSchema === 'string') return partValidator(route, partOrSchema)
+    if (partOrSchema !== null && typeof partOrSchema === 'object') return route.validatorCache?.get(partOrSchema)
+    return undefined
+  }
+
+  /**
+   * A validator for `schema` from the route's validator compiler (its own,
+   * its plugin scope's, else hotpath's), compiled on first use and kept by
+   * the route for the next request that asks.
+   * @param {object} schema
+   * @param {string | null} [httpPart]
+   */
+  compileValidationSchema (schema, httpPart = null) {
+    const route = this.route
+    const known = route.validatorCache?.get(schema)
+    if (known !== undefined) return known
+    const compiler = route.validatorCompiler ?? route.context.schemaController.setupValidator(route.app.ajvOptions)
+    const validate = compiler({ schema, method: this.method, url: this.url, httpPart })
+    ;(route.validatorCache ??= new WeakMap()).set(schema, validate)
+    return validate
+  }
+
+  /**
+   * Validates `input` with the route's validator for a part
+   * (validateInput(input, 'body')), or with one for `schema`
+   * (validateInput(input, schema, part?)), compiled once; answers what the
+   * validator answers.
+   * @param {unknown} input
+   * @param {object | string} [schema]
+   * @param {string} [httpPart]
+   */
+  validateInput (input, schema, httpPart) {
+    const part = typeof schema === 'string' ? schema : httpPart
+    let validate = typeof part === 'string' ? partValidator(this.route, part) : undefined
+    if (validate === undefined) {
+      if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw this.route.app.error('HP_ERR_VALIDATION_INVOCATION', String(part))
+      validate = this.compileValidationSchema(schema, part ?? null)
+    }
+    return /** @type {Function} */ (validate)(input)
+  }
+
+  /**
    * A request decorator of the route's plugin scope (a function comes bound
    * to this request); an undeclared one throws.
    * @param {string | symbol} name
@@ -221,6 +271,31 @@ export class Request {
 // request by a route with attachValidation (validate.js); undefined, from
 // the prototype, on every other request, which assigns nothing for it.
 /** @type {any} */ (Request.prototype).validationError = undefined
+
+/**
+ * The route's compiled validator of a part of the request, as
+ * request.getValidationFunction() names them.
+ * @param {import('../routing/route.js').Route} route
+ * @param {string} part
+ * @returns {Function | Record<string, Function> | undefined}
+ */
+function partValidator (route, part) {
+  switch (part) {
+    case 'params': return route.validateParams?.validate
+    case 'query':
+    case 'querystring': return route.validateQuery?.validate
+    case 'headers': return route.validateHeaders?.validate
+    case 'body':
+      if (route.validateBodyByType !== null) {
+        /** @type {Record<string, Function>} */
+        const byType = {}
+        for (const [type, v] of route.validateBodyByType) byType[type] = v.validate
+        return byType
+      }
+      return route.validateBody?.validate
+  }
+  return undefined
+}
 
 /** @param {Request} req */
 function isTrustedPeer (req) {

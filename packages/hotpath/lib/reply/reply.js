@@ -4,6 +4,7 @@
 import { sendPayload, serializeFor } from './send.js'
 import { createError } from '../errors.js'
 import { unpark } from '../lifecycle/kernel.js'
+import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
 
 export class Reply {
   /**
@@ -252,6 +253,39 @@ export class Reply {
     if (!this.route.instance.hasReplyDecorator(name)) throw this.route.app.error('HP_ERR_DEC_UNDECLARED', String(name), 'reply')
     const value = /** @type {any} */ (this)[name]
     return typeof value === 'function' ? value.bind(this) : value
+  }
+
+  /**
+   * The route's serializer for a status of its response schema, or the one
+   * compileSerializationSchema() made for a schema (./schema-serializers.js).
+   * @param {object | string | number} schemaOrStatus
+   * @param {string} [contentType]
+   */
+  getSerializationFunction (schemaOrStatus, contentType) {
+    return getSerializationFunction(this, schemaOrStatus, contentType)
+  }
+
+  /**
+   * A serializer for `schema` from the route's serializer compiler, compiled
+   * once per route.
+   * @param {object} schema
+   * @param {string | number | null} [httpStatus]
+   * @param {string | null} [contentType]
+   */
+  compileSerializationSchema (schema, httpStatus, contentType) {
+    return compileSerializationSchema(this, schema, httpStatus, contentType)
+  }
+
+  /**
+   * `input` serialized by the route's serializer for a status, or by one
+   * compiled for a schema.
+   * @param {unknown} input
+   * @param {object | string | number} schema
+   * @param {string | number} [httpStatus]
+   * @param {string} [contentType]
+   */
+  serializeInput (input, schema, httpStatus, contentType) {
+    return serializeInput(this, input, schema, httpStatus, contentType)
   }
 }
 

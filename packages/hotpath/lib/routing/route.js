@@ -5,7 +5,7 @@
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { checkLogSerializers } from '../logger.js'
-import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
+import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, bodyContent, SchemaCompiler } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
 
@@ -55,6 +55,16 @@ export class Route {
     /** @type {import('./schema.js').Validator | null} */ this.validateQuery = null
     /** @type {import('./schema.js').Validator | null} */ this.validateHeaders = null
     /** @type {import('./schema.js').Validator | null} */ this.validateBody = null
+    /** a body schema by content type: lower-case media type → its validator @type {Map<string, import('./schema.js').Validator> | null} */
+    this.validateBodyByType = null
+    /** the validator compiler the route's schemas went through, for request.compileValidationSchema() @type {Function | undefined} */
+    this.validatorCompiler = undefined
+    /** request.compileValidationSchema()'s validators, by schema, made on first use @type {WeakMap<object, Function> | null} */
+    this.validatorCache = null
+    /** the serializer compiler the response schemas went through, for reply.compileSerializationSchema() @type {Function | undefined} */
+    this.serializerCompiler = undefined
+    /** reply.compileSerializationSchema()'s serializers, by schema, made on first use @type {WeakMap<object, Function> | null} */
+    this.serializerCache = null
     /** how a failed validation becomes an error, set by compile() @type {import('./schema.js').ValidationErrors} */
     this.validationErrors = NO_FORMATTER
     /** Fastify's attachValidation: the handler gets request.validationError instead of the 400 */
@@ -133,22 +143,42 @@ export class Route {
     this.Request = /** @type {any} */ (ctx.Request)
     this.Reply = /** @type {any} */ (ctx.Reply)
 
+    // request.compileValidationSchema() uses the route's own compiler
+    if (typeof opts.validatorCompiler === 'function') this.validatorCompiler = opts.validatorCompiler
+    if (typeof opts.serializerCompiler === 'function') this.serializerCompiler = opts.serializerCompiler
     const schema = opts.schema
     if (schema !== undefined && schema !== null) {
-      const compiler = this.app.schemaCompiler()
-      compiler.useShared(ctx.visibleSchemas())
-      const where = `${this.method}:${this.url}`
-      normalizeRouteSchema(schema, where)
-      // the route's validatorCompiler / serializerCompiler, else
-      // setValidatorCompiler / setSerializerCompiler, the nearest up the plugin chain
-      const ownValidator = typeof opts.validatorCompiler === 'function' ? opts.validatorCompiler : ctx.findUp('validatorCompiler')
-      const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : ctx.findUp('serializerCompiler')
-      const custom = ownValidator === null ? null : { compile: ownValidator, method: this.method, url: this.url }
-      if (schema.params) this.validateParams = compiler.validator('params', schema.params, where, custom)
-      if (schema.querystring) this.validateQuery = compiler.validator('querystring', schema.querystring, where, custom)
-      if (schema.headers) this.validateHeaders = compiler.validator('headers', schema.headers, where, custom)
-      if (schema.body && this.parseBody) this.validateBody = compiler.validator('body', schema.body, where, custom)
-      this.hasValidation = this.validateParams !== null || this.validateQuery !== null || this.validateHeaders !== null || this.validateBody !== null
+      const app = this.app
+      const error = app.error.bind(app)
+      normalizeRouteSchema(schema, error)
+      const controller = ctx.schemaController
+      const parts = /** @type {const} */ (['params', 'querystring', 'headers', 'body'])
+      const validates = parts.some((p) => schema[p] && (p !== 'body' || this.parseBody))
+      // the route's validatorCompiler, else its plugin scope's (set, or
+      // built now for the scope's shared schemas)
+      const ownValidator = typeof opts.validatorCompiler === 'function' ? opts.validatorCompiler : null
+      /** @type {Function | undefined} */
+      const validatorCompiler = ownValidator ?? (validates ? controller.setupValidator(app.ajvOptions) : undefined)
+      if (validatorCompiler !== undefined) {
+        this.validatorCompiler = validatorCompiler
+        const how = { compile: validatorCompiler, method: this.method, url: this.url, custom: ownValidator !== null || controller.isCustomValidatorCompiler, error }
+        if (schema.params) this.validateParams = buildValidator('params', schema.params, how)
+        if (schema.querystring) this.validateQuery = buildValidator('querystring', schema.querystring, how)
+        if (schema.headers) this.validateHeaders = buildValidator('headers', schema.headers, how)
+        if (schema.body && this.parseBody) {
+          const content = bodyContent(schema.body)
+          if (content === null) this.validateBody = buildValidator('body', schema.body, how)
+          else {
+            // a schema per content type: the request's media type picks one
+            this.validateBodyByType = new Map()
+            for (const type of Object.keys(content)) {
+              const v = buildValidator('body', content[type].schema, { ...how, contentType: type })
+              if (v !== null) this.validateBodyByType.set(type.toLowerCase(), v)
+            }
+          }
+        }
+      }
+      this.hasValidation = this.validateParams !== null || this.validateQuery !== null || this.validateHeaders !== null || this.validateBody !== null || this.validateBodyByType !== null
       if (this.hasValidation) {
         // the route's schemaErrorFormatter, else its plugin's (setSchemaErrorFormatter), else the app's option
         const formatter = opts.schemaErrorFormatter === undefined ? contextFormatter(ctx) : checkSchemaErrorFormatter(this.app, opts.schemaErrorFormatter)
@@ -156,7 +186,10 @@ export class Route {
         this.attachValidation = opts.attachValidation === true
       }
       if (schema.response) {
-        this.serializers = compiler.serializers(schema.response, where, ownSerializer === null ? null : { compile: ownSerializer, method: this.method, url: this.url })
+        const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : null
+        const compile = ownSerializer ?? controller.setupSerializer(app.serializerOptions)
+        this.serializerCompiler = compile
+        this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error })
         this.serialize200 = pickSerializer(this.serializers, 200)
         const table = serializerTable(this.serializers)
         this.serializeExact = table.exact

@@ -1,6 +1,7 @@
 // Validators (ajv) and serializers (fast-json-stringify), compiled once per
-// route at ready(). Params, query and headers arrive as strings, so their
-// validator coerces types; the body validator does not.
+// route at ready(), through the compilers of the route's plugin scope
+// (./schema-controller.js). Params, query and headers arrive as strings, so
+// hotpath's validator coerces their types; a body's it does not.
 import { createError } from '../errors.js'
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
 // that has a schema: an app without schemas does not carry them.
@@ -17,6 +18,9 @@ import { loadModule as load } from '../require.js'
  * @typedef {(data: unknown) => string} SerializeFn
  */
 
+/** why a response schema's key is refused, in Fastify's words */
+const RESPONSE_KEYS = 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'
+
 export class SchemaCompiler {
   /** @param {{ customOptions?: Record<string, any>, plugins?: any[], onCreate?: (ajv: any) => void } | null} [options]  Fastify's `ajv` option */
   constructor (options = null) {
@@ -25,14 +29,13 @@ export class SchemaCompiler {
     this._coercing = null
     /** @type {any} bodies: no coercion */
     this._plain = null
-    /** @type {Record<string, any>} the shared schemas ($id → schema) the route being compiled sees */
+    /** @type {Record<string, any>} the shared schemas ($id → schema) its validators may $ref */
     this.shared = {}
   }
 
   /**
-   * The shared schemas (app.addSchema) the next route's schemas may $ref:
-   * those of its context and its parents. Each validator instance learns a
-   * $id once; the first schema added under an $id is the one it keeps.
+   * The shared schemas (app.addSchema) of the plugin scopes this compiler
+   * serves, given once, before the first compile.
    * @param {Record<string, any>} shared
    */
   useShared (shared) {
@@ -46,12 +49,16 @@ export class SchemaCompiler {
     const Ajv = load('ajv')
     const o = this.options
     const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false, ...o?.customOptions })
-    load('ajv-formats')(ajv)
-    // an ajv plugin is a function, or [function, its options] (as Fastify takes them)
+    // an ajv plugin is a function, or [function, its options] (as Fastify
+    // takes them); ajv-formats comes after them unless one of them is it
+    let formats = true
     for (const plugin of o?.plugins ?? []) {
-      if (Array.isArray(plugin)) plugin[0](ajv, plugin[1])
-      else plugin(ajv)
+      const fn = Array.isArray(plugin) ? plugin[0] : plugin
+      if (fn.name === 'formatsPlugin') formats = false
+      if (Array.isArray(plugin)) fn(ajv, plugin[1])
+      else fn(ajv)
     }
+    if (formats) load('ajv-formats')(ajv)
     o?.onCreate?.(ajv)
     addShared(ajv, this.shared)
     if (coerce) this._coercing = ajv
@@ -60,46 +67,37 @@ export class SchemaCompiler {
   }
 
   /**
-   * @param {'params' | 'querystring' | 'headers' | 'body'} part
+   * An ajv validator for one part of a request: params, querystring and
+   * headers coerce strings to the schema's types, a body does not (unless
+   * the app's ajv options say so). Throws what ajv throws.
+   * @param {string} part
    * @param {any} schema
-   * @param {string} where  route, for error messages
-   * @param {{ compile: Function, method: string, url: string } | null} [custom]  setValidatorCompiler's compiler
-   * @returns {Validator}
    */
-  validator (part, schema, where, custom = null) {
-    let s = part === 'body' ? schema : objectShorthand(schema)
-    const key = part === 'querystring' ? 'query' : part
-    if (custom !== null) return { validate: customValidator(custom.compile({ schema: part === 'headers' ? schema : s, method: custom.method, url: custom.url, httpPart: part })), part, key, withParent: false }
-    if (part === 'headers') s = lowerCaseHeaders(s)
-    try {
-      const validate = this.ajv(part !== 'body').compile(s)
-      const withParent = s === null || typeof s !== 'object' || s.type !== 'object'
-      return { validate, part, key, withParent }
-    } catch (err) {
-      throw createError('HP_ERR_INVALID_SCHEMA', `${where} ${part}`, /** @type {Error} */ (err).message)
-    }
+  compile (part, schema) {
+    const ajv = this.ajv(part !== 'body')
+    // ajv compiles an $id once: a schema it already has is reused
+    const known = schema !== null && typeof schema === 'object' && typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined
+    return known ?? ajv.compile(schema)
   }
 
   /**
    * @param {Record<string, any>} responses  status / 'Nxx' / 'default' → schema
-   * @param {string} where
-   * @param {{ compile: Function, method: string, url: string } | null} [custom]  setSerializerCompiler's compiler
+   * @param {{ compile: Function, method: string, url: string, error: (code: string, ...args: any[]) => Error }} custom  the serializer compiler that applies
    * @returns {Map<string, SerializeFn>}
    */
-  serializers (responses, where, custom = null) {
+  static serializers (responses, custom) {
     /** @type {Map<string, SerializeFn>} */
     const map = new Map()
-    const fastJson = custom === null ? load('fast-json-stringify') : null
     for (const key of Object.keys(responses)) {
       const k = key.toLowerCase()
-      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw createError('HP_ERR_INVALID_SCHEMA', `${where} response`, `'${key}' is not a status code, a class like '2xx', or 'default'`)
-      let schema = responses[key]
+      if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, RESPONSE_KEYS)
+      const schema = responses[key]
       // { content: { 'application/json': { schema } } } is not supported; a
       // plain schema is.
       try {
-        map.set(k, custom !== null ? custom.compile({ schema, method: custom.method, url: custom.url, httpStatus: key }) : fastJson(schema, { schema: this.shared }))
+        map.set(k, custom.compile({ schema, method: custom.method, url: custom.url, httpStatus: key }))
       } catch (err) {
-        throw createError('HP_ERR_INVALID_SCHEMA', `${where} response ${key}`, /** @type {Error} */ (err).message)
+        throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
       }
     }
     return map
@@ -107,16 +105,44 @@ export class SchemaCompiler {
 }
 
 /**
- * A validator from setValidatorCompiler, as Fastify takes it: it answers
- * false (its `errors` then say why), `{ error }` when the data is invalid,
- * `{ value }` to replace the data, or anything else when it is valid;
- * runValidator reads the answer.
- * @param {(data: unknown) => any} fn
- * @returns {ValidateFn & { errors?: any[] | null }}
+ * One part's validator, from the compiler that applies to the route
+ * (hotpath's ajv, setValidatorCompiler's, the route's validatorCompiler or
+ * a schemaController's): the part's schema made ready as Fastify does it
+ * (shorthand objects, header names in lower case unless the compiler is a
+ * custom one), compiled once. A compiler that answers no function leaves
+ * the part unvalidated, as in Fastify.
+ * @param {'params' | 'querystring' | 'headers' | 'body'} part
+ * @param {any} schema
+ * @param {{ compile: Function, method: string, url: string, custom: boolean, contentType?: string, error: (code: string, ...args: any[]) => Error }} how
+ * @returns {Validator | null}
  */
-function customValidator (fn) {
-  if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_SCHEMA', 'setValidatorCompiler', 'the compiler must return a function')
-  return fn
+export function buildValidator (part, schema, how) {
+  // a custom compiler gets the schema as written, as in Fastify
+  let s = schema
+  if (!how.custom) {
+    if (part !== 'body') s = objectShorthand(s)
+    if (part === 'headers' && !hasCustomPrototype(schema)) s = lowerCaseHeaders(s)
+  }
+  let validate
+  try {
+    validate = how.compile(how.contentType === undefined ? { schema: s, method: how.method, url: how.url, httpPart: part } : { schema: s, method: how.method, url: how.url, httpPart: part, contentType: how.contentType })
+  } catch (err) {
+    throw how.error('HP_ERR_INVALID_SCHEMA', how.method, how.url, /** @type {Error} */ (err).message)
+  }
+  if (typeof validate !== 'function') return null
+  const key = part === 'querystring' ? 'query' : part
+  // ajv writes a coerced root value back only through the parent
+  const withParent = validate.schemaEnv !== undefined && (s === null || typeof s !== 'object' || s.type !== 'object')
+  return { validate: /** @type {any} */ (validate), part, key, withParent }
+}
+
+/**
+ * A schema object made by a class (TypeBox, Joi…), which Fastify hands to
+ * the compiler untouched.
+ * @param {any} schema
+ */
+function hasCustomPrototype (schema) {
+  return schema !== null && typeof schema === 'object' && Object.getPrototypeOf(schema) !== Object.prototype
 }
 
 /**
@@ -151,12 +177,44 @@ export function runValidator (v, req, how) {
     return wrapResultError(err, v.part, how)
   }
   if (r === true) return null
+  if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+    // an async validator: its answer, or its rejection (an ajv $async
+    // schema rejects with the errors), is the outcome
+    return r.then((/** @type {any} */ answer) => validatorAnswer(v, req, how, answer), (/** @type {any} */ e) => rejected(e, v.part, how))
+  }
+  return validatorAnswer(v, req, how, r)
+}
+
+/**
+ * What a validator answered: false (its `errors` say why), `{ error }`,
+ * `{ value }` to replace the part, anything else for valid.
+ * @param {Validator} v
+ * @param {any} req
+ * @param {ValidationErrors} how
+ * @param {any} r
+ */
+function validatorAnswer (v, req, how, r) {
+  if (r === true) return null
   if (r === false) return validationError(v.validate.errors ?? [], v.part, how)
   if (r !== null && typeof r === 'object') {
     if (r.error) return resultError(r.error, v.part, how)
-    if ('value' in r) req[key] = r.value
+    if ('value' in r) req[v.key] = r.value
   }
   return null
+}
+
+/**
+ * An async validator's rejection: a failed validation (400), with the
+ * validator's errors when it gives them (ajv's ValidationError).
+ * @param {any} e
+ * @param {string} part
+ * @param {ValidationErrors} how
+ */
+function rejected (e, part, how) {
+  if (e === null || typeof e !== 'object') return validationError([], part, how)
+  if (how.fastify && e instanceof Error) return wrapResultError(e, part, how)
+  if (Array.isArray(e.errors)) return validationError(e.errors, part, how)
+  return resultError(e, part, how)
 }
 
 /**
@@ -243,6 +301,8 @@ function validationMessage (errors, part) {
 function objectShorthand (schema) {
   if (schema === null || typeof schema !== 'object') return schema
   if ('type' in schema || 'properties' in schema || '$ref' in schema || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema) return schema
+  // a key that starts with '$' is a keyword ($ref, $merge, $patch…), not a property
+  if (Object.keys(schema).some((k) => k.startsWith('$'))) return schema
   const values = Object.values(schema)
   if (values.length > 0 && values.every((v) => v !== null && typeof v === 'object')) {
     return { type: 'object', properties: schema }
@@ -310,24 +370,40 @@ const normalized = new WeakSet()
 /**
  * A route's schema made plain in place, once, as Fastify does it before
  * compiling: `query` is another name for `querystring` (both is an error),
- * and builder objects become JSON Schema objects, so that what onRoute
- * hooks and plugins read back after ready() (an API description) is what
- * was compiled.
+ * builder objects become JSON Schema objects, so that what onRoute hooks
+ * and plugins read back after ready() (an API description) is what was
+ * compiled, and a body by content type names a schema for each type.
  * @param {Record<string, any>} schema
- * @param {string} where  'GET:/url', for the error
+ * @param {(code: string, ...args: any[]) => Error} error  the app's error maker
  */
-export function normalizeRouteSchema (schema, where) {
+export function normalizeRouteSchema (schema, error) {
   if (normalized.has(schema)) return schema
   if (schema.query !== undefined) {
-    if (schema.querystring !== undefined) throw createError('HP_ERR_INVALID_SCHEMA', where, 'both querystring and query (its other name) are set')
+    if (schema.querystring !== undefined) throw error('HP_ERR_SCHEMA_DUPLICATE', 'querystring')
     schema.querystring = schema.query
   }
   for (const key of ['params', 'querystring', 'query', 'headers', 'body']) {
     if (schema[key] !== undefined) schema[key] = plainSchema(schema[key])
+  }
+  const content = bodyContent(schema.body)
+  if (content !== null) {
+    for (const type of Object.keys(content)) if (!content[type]?.schema) throw error('HP_ERR_SCHEMA_CONTENT_MISSING', type)
   }
   if (schema.response !== null && typeof schema.response === 'object') {
     for (const code of Object.keys(schema.response)) schema.response[code] = plainSchema(schema.response[code])
   }
   normalized.add(schema)
   return schema
+}
+
+/**
+ * A body schema by content type (`{ content: { 'application/json': {
+ * schema } } }`): its `content`, else null.
+ * @param {any} body
+ * @returns {Record<string, { schema: any }> | null}
+ */
+export function bodyContent (body) {
+  if (body === null || typeof body !== 'object' || hasCustomPrototype(body)) return null
+  const content = body.content
+  return content !== null && typeof content === 'object' && !Array.isArray(content) && body.type === undefined && body.properties === undefined ? content : null
 }

@@ -275,9 +275,9 @@ eachMode('shared schemas: addSchema, $ref, getSchemas', (mode) => {
 
 test('addSchema refuses a schema without $id and a second one with the same $id', () => {
   const app = hotpath()
-  assert.throws(() => app.addSchema({ type: 'object' }), { code: 'HP_ERR_INVALID_SCHEMA' })
+  assert.throws(() => app.addSchema({ type: 'object' }), { code: 'HP_ERR_SCHEMA_MISSING_ID' })
   app.addSchema({ $id: 'a', type: 'string' })
-  assert.throws(() => app.addSchema({ $id: 'a', type: 'number' }), { code: 'HP_ERR_INVALID_SCHEMA' })
+  assert.throws(() => app.addSchema({ $id: 'a', type: 'number' }), { code: 'HP_ERR_SCHEMA_ALREADY_PRESENT' })
 })
 
 eachMode('reply.code() and reply.raw.statusCode', (mode) => {

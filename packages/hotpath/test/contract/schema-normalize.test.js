@@ -57,5 +57,5 @@ eachMode('route schemas made plain', (mode) => {
 test('both querystring and query on a route is refused at ready()', async () => {
   const app = hotpath()
   app.get('/', { schema: { query: { type: 'object' }, querystring: { type: 'object' } } }, () => 'x')
-  await assert.rejects(app.ready(), { code: 'HP_ERR_INVALID_SCHEMA', message: /both querystring and query/ })
+  await assert.rejects(app.ready(), { code: 'HP_ERR_SCHEMA_DUPLICATE', message: /Both querystring and query/ })
 })
