@@ -28,7 +28,7 @@ test('inject() chained is sent when awaited, and by end(callback)', async () => 
   assert.equal(/** @type {any} */ (viaCallback).statusCode, 200)
 })
 
-test('inject() chained is sent on the next tick when nothing sends it, and refuses changes once sent', async () => {
+test('inject() chained is sent on the next tick when nothing sends it, and refuses changes once sent', { timeout: 30_000 }, async () => {
   const app = hotpath()
   let called = 0
   /** @type {() => void} */
