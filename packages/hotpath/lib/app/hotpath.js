@@ -87,6 +87,7 @@ export class Hotpath {
     if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
+    if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
     for (const m of methods) {
       if (typeof m !== 'string') throw createError('HP_ERR_INVALID_ROUTE', `Provided method is invalid! expected a method name, got ${String(m)}`)
       if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `${m} method is not supported. addHttpMethod() adds it`)
@@ -351,11 +352,14 @@ export class Hotpath {
       checkHookOption(name, h)
       if (h !== undefined && h !== null) hooks[name] = h
     }
+    // and the not-found route's own error handler (Fastify's errorHandler option)
+    const errorHandler = opts.errorHandler
+    if (errorHandler !== undefined && errorHandler !== null && typeof errorHandler !== 'function') throw this._core.error('HP_ERR_ROUTE_ERROR_HANDLER', '*', '*')
     // One per prefix, as in Fastify: a plugin registered without a prefix
     // sets its parent's (with its own hooks), and only once.
     const level = this._ctx.notFoundLevel
     if (level.notFoundHandler !== null) throw this._core.error('HP_ERR_NOT_FOUND_HANDLER_SET', level.prefix === '' ? '/' : level.prefix)
-    level.notFoundHandler = { handler: fn, hooks, ctx: this._ctx, instance: this }
+    level.notFoundHandler = { handler: fn, hooks, errorHandler: errorHandler ?? null, ctx: this._ctx, instance: this }
     return this
   }
 

@@ -201,7 +201,7 @@ export class RouteTable {
       const instance = ownLevel && own !== null ? own.instance : ctx.instance
       /** @param {boolean} parseBody */
       const make = (parseBody) => {
-        const route = new Route(core, at, instance, { url: '*', method: '*', ...own?.hooks }, '*', '*', own?.handler ?? defaultNotFound)
+        const route = new Route(core, at, instance, { url: '*', method: '*', ...own?.hooks, errorHandler: own?.errorHandler ?? undefined }, '*', '*', own?.handler ?? defaultNotFound)
         route.compile()
         route.parseBody = parseBody
         route.notFound = true
