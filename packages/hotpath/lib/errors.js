@@ -52,6 +52,7 @@ export const ERRORS = {
   HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
   HP_ERR_NOT_FOUND_HANDLER_SET: { status: 500, message: "A not-found handler is already set for the prefix '%s'" },
   HP_ERR_INVALID_ROUTE: { status: 500, message: 'Invalid route: %s' },
+  HP_ERR_ROUTE_EMPTY_PATH: { status: 500, message: 'The path could not be empty' },
   HP_ERR_ROUTE_ERROR_HANDLER: { status: 500, message: 'The errorHandler of route %s:%s must be a function' },
   HP_ERR_INVALID_HOOK: { status: 500, message: "Invalid hook '%s': %s" },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },

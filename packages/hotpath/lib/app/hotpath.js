@@ -98,6 +98,8 @@ export class Hotpath {
     if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
     const ctx = this._ctx
     const prefix = ctx.prefix
+    // '' is a path only under a prefix (the prefix itself), as in Fastify
+    if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
     /** @type {Record<string, any>} */
     const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash), prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the

@@ -13,12 +13,14 @@ import { runHooks } from '../lifecycle/kernel.js'
 import { handleError, stageFailed } from '../lifecycle/handle-error.js'
 import { bodyStage } from '../lifecycle/body.js'
 import { ensureFinishListener, logIncoming } from '../lifecycle/finish.js'
-import { writeFixedError } from '../reply/last-resort.js'
+import { writeFixedError, writeFixedBody } from '../reply/last-resort.js'
 import { writeOverloaded } from '../app/load-monitor.js'
 
 // RFC 9112 §3: servers should accept request-targets of at least 8000
 // octets; longer ones get 414 before any routing work.
 const MAX_URL_LENGTH = 8192
+
+const FASTIFY_ASYNC_CONSTRAINT_BODY = '{"error":"Internal Server Error","message":"Unexpected error from async constraint","statusCode":500}'
 
 /**
  * @param {import('../app/core.js').Core} core
@@ -99,6 +101,12 @@ function lookupAsync (core, raw, res) {
   const table = core.routes
   table.constrainer.deriveConstraints(raw, undefined, (/** @type {Error | null} */ err, /** @type {any} */ constraints) => {
     if (err !== null) {
+      if (core.fastifyErrors && core.frameworkErrors === null) {
+        // Fastify's own answer to it: a fixed body, with no code, and no
+        // hook or error handler run
+        writeFixedBody(res, 500, FASTIFY_ASYNC_CONSTRAINT_BODY, false)
+        return
+      }
       routerEvent(core, raw, res, core.error('HP_ERR_ASYNC_CONSTRAINT'), null, '')
       return
     }

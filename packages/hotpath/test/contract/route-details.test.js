@@ -31,9 +31,12 @@ eachMode('a prefix declared with a trailing slash', (mode) => {
   })
 })
 
-test('without a prefix, a path must still start with \'/\'', () => {
+test('without a prefix, a path must still start with \'/\', and cannot be empty', async () => {
   const app = hotpath()
   assert.throws(() => app.get('b', () => 'b'), { code: 'HP_ERR_INVALID_ROUTE' })
+  assert.throws(() => app.get('', () => 'x'), { code: 'HP_ERR_ROUTE_EMPTY_PATH', message: 'The path could not be empty' })
+  app.register(async (/** @type {any} */ child) => { child.get('', () => 'prefix itself') }, { prefix: '/p' })
+  assert.equal((await app.inject('/p')).body, 'prefix itself')
 })
 
 eachMode('a HEAD route that sets Content-Length and sends nothing', (mode) => {

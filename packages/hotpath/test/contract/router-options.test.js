@@ -86,6 +86,13 @@ test('a failing asynchronous strategy answers 500 HP_ERR_ASYNC_CONSTRAINT, or go
   assert.equal(res.statusCode, 500)
   assert.equal(res.json().code, 'HP_ERR_ASYNC_CONSTRAINT')
 
+  // hotpath/fastify without frameworkErrors: Fastify's fixed body, no code
+  const fixed = fastify({ constraints: { tenant: tenantStrategy({ async: true, fail: true }) } })
+  fixed.get('/', { constraints: { tenant: 'acme' } }, () => 'acme')
+  const fres = await fixed.inject({ url: '/', headers: { 'x-tenant': 'acme' } })
+  assert.equal(fres.statusCode, 500)
+  assert.deepEqual(fres.json(), { error: 'Internal Server Error', message: 'Unexpected error from async constraint', statusCode: 500 })
+
   /** @type {unknown[]} */
   const seen = []
   const app = fastify({
