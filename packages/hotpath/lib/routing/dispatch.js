@@ -65,6 +65,11 @@ export function dispatch (core, raw, res) {
  */
 export function dispatchRewritten (core, raw, res) {
   const original = raw.url
+  // refused before the app's code sees them, as without rewriteUrl
+  if (core.overloaded || original.length > MAX_URL_LENGTH) {
+    dispatch(core, raw, res)
+    return
+  }
   raw.originalUrl = original
   /** @type {unknown} */
   let url
