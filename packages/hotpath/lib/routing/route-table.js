@@ -205,6 +205,9 @@ export class RouteTable {
         route.compile()
         route.parseBody = parseBody
         route.notFound = true
+        // no route matched: request.routeOptions names no url or method,
+        // and its config is empty, as Fastify's for a 404
+        route.requestOptions = { ...route.requestOptions, url: undefined, method: undefined, config: {} }
         return route
       }
       // the body of a method that has one is parsed for the not-found

@@ -99,9 +99,9 @@ test('setNotFoundHandler\'s errorHandler answers the errors of the not-found rou
 test('request.is404, reply.routeOptions and request.port', async () => {
   const app = hotpath()
   app.get('/r/:id', (/** @type {any} */ req, /** @type {any} */ reply) => ({ is404: req.is404, url: reply.routeOptions.url, config: reply.routeOptions.config, port: req.port }))
-  app.setNotFoundHandler((/** @type {any} */ req, /** @type {any} */ reply) => { reply.code(404).send({ is404: req.is404, port: req.port }) })
+  app.setNotFoundHandler((/** @type {any} */ req, /** @type {any} */ reply) => { reply.code(404).send({ is404: req.is404, port: req.port, url: req.routeOptions.url ?? null, config: req.routeOptions.config }) })
   assert.deepEqual((await app.inject({ url: '/r/1', headers: { host: 'example.com:8443' } })).json(), { is404: false, url: '/r/:id', config: { url: '/r/:id', method: 'GET' }, port: 8443 })
-  assert.deepEqual((await app.inject({ url: '/nope', headers: { host: 'example.com' } })).json(), { is404: true, port: null })
+  assert.deepEqual((await app.inject({ url: '/nope', headers: { host: 'example.com' } })).json(), { is404: true, port: null, url: null, config: {} })
 })
 
 test('hotpath/fastify logs Fastify\'s line for a path no route matches, unless request logging is off for it', async () => {
