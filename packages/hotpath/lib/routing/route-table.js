@@ -143,7 +143,10 @@ export class RouteTable {
         if (constraints === null) this.router.on(/** @type {any} */ (route.method), path, noop, route)
         else this.router.on(/** @type {any} */ (route.method), path, { constraints }, noop, route)
       } catch (err) {
-        throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${path}: ${/** @type {Error} */ (err).message}`)
+        const message = /** @type {Error} */ (err).message
+        // the same path under other parameter names ('/:id' and '/:key')
+        if (message.includes('already declared for route')) throw route.app.error('HP_ERR_DUPLICATE_ROUTE', route.method, path)
+        throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${path}: ${message}`)
       }
       this.keys.add(key)
     }
@@ -164,7 +167,9 @@ export class RouteTable {
     for (const { route, paths } of this.autoHead) {
       const constraints = this.routeConstraints(route)
       const key = (/** @type {string} */ path) => constraints === null ? `HEAD ${path}` : `HEAD ${path} ${constraintKey(constraints)}`
-      const free = paths.filter((path) => !this.keys.has(key(path)))
+      // a HEAD route declared for the path takes its place, whatever its
+      // parameters are named
+      const free = paths.filter((path) => !this.keys.has(key(path)) && !router.hasRoute('HEAD', path, /** @type {any} */ (constraints ?? undefined)))
       if (free.length === 0) continue
       for (const path of free) {
         if (constraints === null) router.on('HEAD', path, noop, route)

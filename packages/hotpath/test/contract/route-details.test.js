@@ -115,3 +115,14 @@ test('hotpath/fastify logs Fastify\'s line for a path no route matches, unless r
   const notFound = lines.filter((l) => typeof l.msg === 'string' && l.msg.endsWith('not found'))
   assert.deepEqual(notFound.map((l) => [l.level, l.msg]), [[30, 'Route GET:/nope not found']])
 })
+
+test('a path declared again under other parameter names is a duplicate; a HEAD route so declared takes the GET route\'s HEAD place', async () => {
+  const app = hotpath()
+  app.get('/:a', () => 'get')
+  assert.throws(() => app.get('/:b', () => 'again'), { code: 'HP_ERR_DUPLICATE_ROUTE' })
+  app.head('/:c', (/** @type {any} */ _req, /** @type {any} */ reply) => { reply.header('x-own', 'yes').send() })
+  await app.ready()
+  const res = await app.inject({ method: 'HEAD', url: '/x' })
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.headers['x-own'], 'yes')
+})
