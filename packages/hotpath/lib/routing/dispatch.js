@@ -140,7 +140,11 @@ function routeFound (core, raw, res, found) {
     } else {
       const reply = eventReply(core, raw, res, false)
       reply.hijack()
-      own(reply.raw.req, reply.raw)
+      try {
+        own(reply.raw.req, reply.raw)
+      } catch (err) {
+        rawHandlerFailed(reply, err)
+      }
     }
   } else if (found.store === null) {
     // find-my-way's onBadUrl or onMaxParamLength: the handler says which
@@ -193,7 +197,11 @@ function routerEvent (core, raw, res, err, own, path) {
   if (own !== null) {
     const reply = eventReply(core, raw, res, false)
     reply.hijack()
-    own(path, reply.raw.req, reply.raw)
+    try {
+      own(path, reply.raw.req, reply.raw)
+    } catch (e) {
+      rawHandlerFailed(reply, e)
+    }
     return
   }
   const handler = core.frameworkErrors
@@ -204,11 +212,24 @@ function routerEvent (core, raw, res, err, own, path) {
   // as Fastify: the request logged as it arrives, then the app's handler
   const reply = eventReply(core, raw, res, true)
   try {
-    handler(err, reply.request, reply)
+    const result = /** @type {any} */ (handler(err, reply.request, reply))
+    // an async handler that rejects: answered as an error, never left unhandled
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') result.then(null, (/** @type {unknown} */ e) => handleError(reply, e))
   } catch (e) {
     handleError(reply, e)
   }
   if (!reply._done) core.inFlight.track(reply)
+}
+
+/**
+ * A handler of node:http's objects (defaultRoute, onBadUrl,
+ * onMaxParamLength) threw: logged, and answered 500 if it wrote nothing.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {unknown} err
+ */
+function rawHandlerFailed (reply, err) {
+  reply.request.log.error({ err }, 'request failed')
+  writeFixedError(reply._res, createError('HP_ERR_INTERNAL'), false)
 }
 
 /**

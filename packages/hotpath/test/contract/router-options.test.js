@@ -287,3 +287,19 @@ test('the router options that take functions refuse anything else', () => {
   }
   assert.throws(() => hotpath({ constraints: /** @type {any} */ ('tenant') }), { code: 'HP_ERR_INVALID_OPTION' })
 })
+
+test('a frameworkErrors handler that throws or rejects is answered as an error', async () => {
+  for (const handler of [() => { throw new Error('sync') }, async () => { throw new Error('async') }]) {
+    const app = hotpath({ frameworkErrors: handler })
+    app.get('/a/:id', () => 'ok')
+    const res = await app.inject('/a/%zz')
+    assert.equal(res.statusCode, 500)
+  }
+})
+
+test('a defaultRoute that throws is answered 500', async () => {
+  const app = hotpath({ defaultRoute: () => { throw new Error('broken') } })
+  const res = await app.inject('/nowhere')
+  assert.equal(res.statusCode, 500)
+  assert.equal(res.json().code, 'HP_ERR_INTERNAL')
+})
