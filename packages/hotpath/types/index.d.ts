@@ -127,8 +127,23 @@ export type HotpathLogger = Logger
 export interface RawRequest {
   method: string
   url: string
+  /** The URL as received, when the app has `rewriteUrl`. */
+  originalUrl?: string
   headers: IncomingHttpHeaders
   httpVersion: string
+}
+
+/**
+ * A constraint strategy of find-my-way, routes' `constraints` key `name`
+ * (the `constraints` option, `addConstraintStrategy()`): `deriveConstraint`
+ * of three arguments derives the value asynchronously.
+ */
+export interface ConstraintStrategy {
+  name: string
+  storage(): { get(value: any): unknown, set(value: any, store: unknown): void }
+  deriveConstraint(req: RawRequest, ctx?: unknown, done?: (err: Error | null, value?: unknown) => void): unknown
+  validate?(value: unknown): void
+  mustMatchWhenDerived?: boolean
 }
 
 /**
@@ -182,6 +197,12 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   readonly hostname: string | undefined
   /** The host the client asked for, port included, honouring trustProxy. */
   readonly host: string | undefined
+  /** The port of that host, null when it names none. */
+  readonly port: number | null
+  /** The URL as received: before `rewriteUrl`, when the app sets it. */
+  readonly originalUrl: string
+  /** No route matched: the request is the not-found handler's. */
+  readonly is404: boolean
   /** The socket peer, then the X-Forwarded-For hops trusted proxies vouch for, closest first (only the peer without trustProxy). */
   readonly ips: Array<string | undefined>
   /** 'https' over TLS; else X-Forwarded-Proto from a trusted proxy, or 'http'. */
@@ -265,6 +286,8 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   /** The request's logger. */
   readonly log: HotpathLogger
   readonly request: HotpathRequest<G>
+  /** The route's options, as `request.routeOptions`. */
+  readonly routeOptions: HotpathRequest<G>['routeOptions']
   /** node:http's response (docs/engines.md), built on first read on `wire`; after `hijack()`, answer through it. */
   readonly raw: RawResponse
 }
@@ -627,6 +650,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   logSerializers?: Record<string, (value: any) => unknown>
   /** A failed validation reaches the handler as `req.validationError` instead of answering 400. */
   attachValidation?: boolean
+  /** This route's error handler (wins over its context's). */
+  errorHandler?: ErrorHandler
   /** This route's validation error builder (wins over setSchemaErrorFormatter and the app's option). */
   schemaErrorFormatter?: SchemaErrorFormatter
   /** This route's validator compiler (wins over setValidatorCompiler). */
@@ -916,6 +941,10 @@ export interface HotpathInstance extends RouteMethods {
   findRoute(options: { method: string, url: string, constraints?: Record<string, unknown> }): { handler: Function, params: Record<string, string | undefined>, searchParams: Record<string, unknown> } | null
   /** Whether a route is declared for this method and path pattern (and constraints). */
   hasRoute(options: { method: string, url: string, constraints?: Record<string, unknown> }): boolean
+  /** Adds a constraint strategy routes may use in their `constraints` (before ready()). */
+  addConstraintStrategy(strategy: ConstraintStrategy): this
+  /** Whether routes may use this constraint: one the app added, or host/version once a route uses it. */
+  hasConstraintStrategy(name: string): boolean
   /** The route tree as text (find-my-way's prettyPrint); complete after ready(). */
   printRoutes(options?: { method?: string, commonPrefix?: boolean, includeMeta?: boolean | Array<string | symbol>, includeHooks?: boolean }): string
 
@@ -930,7 +959,7 @@ export interface HotpathInstance extends RouteMethods {
   setErrorHandler(handler: ErrorHandler): this
   setNotFoundHandler(handler: NotFoundHandler): this
   /** With hooks of its own, run after the context's (Fastify's two). */
-  setNotFoundHandler(options: { preValidation?: OneOrMany<RequestHook>, preHandler?: OneOrMany<RequestHook> }, handler: NotFoundHandler): this
+  setNotFoundHandler(options: { preValidation?: OneOrMany<RequestHook>, preHandler?: OneOrMany<RequestHook>, errorHandler?: ErrorHandler }, handler: NotFoundHandler): this
 
   addContentTypeParser(
     type: ContentTypeName,
@@ -1069,7 +1098,7 @@ export interface HotpathOptions {
   ignoreDuplicateSlashes?: boolean
   /** Route regexps find-my-way deems unsafe (backtracking) are accepted (default false). */
   allowUnsafeRegex?: boolean
-  /** The router options above, as Fastify 5 groups them; a top-level one wins. */
+  /** The router options above and below, as Fastify 5 groups them; these win over the top-level ones. */
   routerOptions?: {
     caseSensitive?: boolean
     ignoreTrailingSlash?: boolean
@@ -1078,7 +1107,26 @@ export interface HotpathOptions {
     allowUnsafeRegex?: boolean
     useSemicolonDelimiter?: boolean
     querystringParser?: (querystring: string) => Record<string, unknown>
+    constraints?: Record<string, ConstraintStrategy>
+    defaultRoute?: (req: RawNodeRequest, res: RawResponse) => void
+    onBadUrl?: (path: string, req: RawNodeRequest, res: RawResponse) => void
+    onMaxParamLength?: (path: string, req: RawNodeRequest, res: RawResponse) => void
+    buildPrettyMeta?: (route: { method: string, path: string, opts: unknown, handler: Function, store: unknown }) => Record<string, unknown>
   }
+  /** Constraint strategies of the app's own, by name (routes' `constraints`). */
+  constraints?: Record<string, ConstraintStrategy>
+  /** The URL a request is routed by, from the request as it arrives (`this` is the app); `req.originalUrl` keeps the one received. */
+  rewriteUrl?: (this: HotpathInstance, raw: RawRequest) => string
+  /** Answers the errors found before a route is (a malformed path, a parameter over maxParamLength, a failed asynchronous constraint). */
+  frameworkErrors?: (err: HttpError, req: HotpathRequest, reply: HotpathReply) => void
+  /** Answers every path no route matches, with node:http's request and response (in place of the not-found handlers). */
+  defaultRoute?: (req: RawNodeRequest, res: RawResponse) => void
+  /** Answers a malformed path, with node:http's request and response. */
+  onBadUrl?: (path: string, req: RawNodeRequest, res: RawResponse) => void
+  /** Answers a path parameter over maxParamLength, with node:http's request and response. */
+  onMaxParamLength?: (path: string, req: RawNodeRequest, res: RawResponse) => void
+  /** What printRoutes({ includeMeta }) shows of each route. */
+  buildPrettyMeta?: (route: { method: string, path: string, opts: unknown, handler: Function, store: unknown }) => Record<string, unknown>
   /** Request ids; by default a per-app counter ('req-1', 'req-2', ...). */
   genReqId?: (raw: RawRequest) => string
   /** The header a request id is taken from when a request has it (true: 'request-id'; default none). */

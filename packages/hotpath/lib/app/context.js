@@ -14,7 +14,7 @@ import { SchemaController } from '../routing/schema-controller.js'
 /**
  * A not-found handler, with its own hooks and the context (and instance)
  * that set it, whose hooks run before them.
- * @typedef {{ handler: Function, hooks: Record<string, Function | Function[]>, ctx: Context, instance: any }} NotFoundHandler
+ * @typedef {{ handler: Function, hooks: Record<string, Function | Function[]>, errorHandler: Function | null, ctx: Context, instance: any }} NotFoundHandler
  */
 
 /** how many request hooks have been added, in every app: the order of the next */

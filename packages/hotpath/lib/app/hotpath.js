@@ -90,6 +90,7 @@ export class Hotpath {
     if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
+    if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
     for (const m of methods) {
       if (typeof m !== 'string') throw createError('HP_ERR_INVALID_ROUTE', `Provided method is invalid! expected a method name, got ${String(m)}`)
       if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `${m} method is not supported. addHttpMethod() adds it`)
@@ -101,6 +102,8 @@ export class Hotpath {
     if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
     const prefix = ctx.prefix
+    // '' is a path only under a prefix (the prefix itself), as in Fastify
+    if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
     /** @type {Record<string, any>} */
     const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash), prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
@@ -386,11 +389,14 @@ export class Hotpath {
       checkHookOption(this._core, name, h)
       if (h !== undefined && h !== null) hooks[name] = h
     }
+    // and the not-found route's own error handler (Fastify's errorHandler option)
+    const errorHandler = opts.errorHandler
+    if (errorHandler !== undefined && errorHandler !== null && typeof errorHandler !== 'function') throw this._core.error('HP_ERR_ROUTE_ERROR_HANDLER', '*', '*')
     // One per prefix, as in Fastify: a plugin registered without a prefix
     // sets its parent's (with its own hooks), and only once.
     const level = this._ctx.notFoundLevel
     if (level.notFoundHandler !== null) throw this._core.error('HP_ERR_NOT_FOUND_HANDLER_SET', level.prefix === '' ? '/' : level.prefix)
-    level.notFoundHandler = { handler: fn, hooks, ctx: this._ctx, instance: this }
+    level.notFoundHandler = { handler: fn, hooks, errorHandler: errorHandler ?? null, ctx: this._ctx, instance: this }
     return this
   }
 

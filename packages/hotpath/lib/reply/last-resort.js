@@ -62,7 +62,7 @@ export function writeFixedError (res, err, close) {
  * @param {string} body  JSON
  * @param {boolean} close  add Connection: close
  */
-function writeFixedBody (res, status, body, close) {
+export function writeFixedBody (res, status, body, close) {
   if (res.headersSent) return
   /** @type {import('../engines/engine.js').OutgoingHeaders} */
   const headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }

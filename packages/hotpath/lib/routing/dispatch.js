@@ -13,12 +13,14 @@ import { runHooks } from '../lifecycle/kernel.js'
 import { handleError, stageFailed } from '../lifecycle/handle-error.js'
 import { bodyStage } from '../lifecycle/body.js'
 import { ensureFinishListener, logIncoming } from '../lifecycle/finish.js'
-import { writeFixedError } from '../reply/last-resort.js'
+import { writeFixedError, writeFixedBody } from '../reply/last-resort.js'
 import { writeOverloaded } from '../app/load-monitor.js'
 
 // RFC 9112 §3: servers should accept request-targets of at least 8000
 // octets; longer ones get 414 before any routing work.
 const MAX_URL_LENGTH = 8192
+
+const FASTIFY_ASYNC_CONSTRAINT_BODY = '{"error":"Internal Server Error","message":"Unexpected error from async constraint","statusCode":500}'
 
 /**
  * @param {import('../app/core.js').Core} core
@@ -63,6 +65,11 @@ export function dispatch (core, raw, res) {
  */
 export function dispatchRewritten (core, raw, res) {
   const original = raw.url
+  // refused before the app's code sees them, as without rewriteUrl
+  if (core.overloaded || original.length > MAX_URL_LENGTH) {
+    dispatch(core, raw, res)
+    return
+  }
   raw.originalUrl = original
   /** @type {unknown} */
   let url
@@ -99,6 +106,12 @@ function lookupAsync (core, raw, res) {
   const table = core.routes
   table.constrainer.deriveConstraints(raw, undefined, (/** @type {Error | null} */ err, /** @type {any} */ constraints) => {
     if (err !== null) {
+      if (core.fastifyErrors && core.frameworkErrors === null) {
+        // Fastify's own answer to it: a fixed body, with no code, and no
+        // hook or error handler run
+        writeFixedBody(res, 500, FASTIFY_ASYNC_CONSTRAINT_BODY, false)
+        return
+      }
       routerEvent(core, raw, res, core.error('HP_ERR_ASYNC_CONSTRAINT'), null, '')
       return
     }
@@ -127,7 +140,11 @@ function routeFound (core, raw, res, found) {
     } else {
       const reply = eventReply(core, raw, res, false)
       reply.hijack()
-      own(reply.raw.req, reply.raw)
+      try {
+        own(reply.raw.req, reply.raw)
+      } catch (err) {
+        rawHandlerFailed(reply, err)
+      }
     }
   } else if (found.store === null) {
     // find-my-way's onBadUrl or onMaxParamLength: the handler says which
@@ -180,7 +197,11 @@ function routerEvent (core, raw, res, err, own, path) {
   if (own !== null) {
     const reply = eventReply(core, raw, res, false)
     reply.hijack()
-    own(path, reply.raw.req, reply.raw)
+    try {
+      own(path, reply.raw.req, reply.raw)
+    } catch (e) {
+      rawHandlerFailed(reply, e)
+    }
     return
   }
   const handler = core.frameworkErrors
@@ -191,11 +212,24 @@ function routerEvent (core, raw, res, err, own, path) {
   // as Fastify: the request logged as it arrives, then the app's handler
   const reply = eventReply(core, raw, res, true)
   try {
-    handler(err, reply.request, reply)
+    const result = /** @type {any} */ (handler(err, reply.request, reply))
+    // an async handler that rejects: answered as an error, never left unhandled
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') result.then(null, (/** @type {unknown} */ e) => handleError(reply, e))
   } catch (e) {
     handleError(reply, e)
   }
   if (!reply._done) core.inFlight.track(reply)
+}
+
+/**
+ * A handler of node:http's objects (defaultRoute, onBadUrl,
+ * onMaxParamLength) threw: logged, and answered 500 if it wrote nothing.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {unknown} err
+ */
+function rawHandlerFailed (reply, err) {
+  reply.request.log.error({ err }, 'request failed')
+  writeFixedError(reply._res, createError('HP_ERR_INTERNAL'), false)
 }
 
 /**

@@ -11,10 +11,16 @@ export function defaultNotFound (req) {
 /**
  * Fastify's default 404 (errorFormat 'fastify'): a plain body, with the URL
  * as requested, query included, and no code; not an error, so no error
- * handler runs for it.
+ * handler runs for it. With logFormat 'fastify', Fastify's info line
+ * naming the route that was not found.
  * @param {import('../lifecycle/request.js').Request} req
  * @param {import('../reply/reply.js').Reply} reply
  */
 export function fastifyNotFound (req, reply) {
+  // Fastify's line for it, at info, unless request logging is off for it
+  const app = req.route.app
+  if (app.fastifyLogs && app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
+    req.log.info(`Route ${req.method}:${req.url} not found`)
+  }
   reply.code(404).send({ message: `Route ${req.method}:${req.url} not found`, error: 'Not Found', statusCode: 404 })
 }

@@ -143,7 +143,10 @@ export class RouteTable {
         if (constraints === null) this.router.on(/** @type {any} */ (route.method), path, noop, route)
         else this.router.on(/** @type {any} */ (route.method), path, { constraints }, noop, route)
       } catch (err) {
-        throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${path}: ${/** @type {Error} */ (err).message}`)
+        const message = /** @type {Error} */ (err).message
+        // the same path under other parameter names ('/:id' and '/:key')
+        if (message.includes('already declared for route')) throw route.app.error('HP_ERR_DUPLICATE_ROUTE', route.method, path)
+        throw createError('HP_ERR_INVALID_ROUTE', `${route.method} ${path}: ${message}`)
       }
       this.keys.add(key)
     }
@@ -164,7 +167,9 @@ export class RouteTable {
     for (const { route, paths } of this.autoHead) {
       const constraints = this.routeConstraints(route)
       const key = (/** @type {string} */ path) => constraints === null ? `HEAD ${path}` : `HEAD ${path} ${constraintKey(constraints)}`
-      const free = paths.filter((path) => !this.keys.has(key(path)))
+      // a HEAD route declared for the path takes its place, whatever its
+      // parameters are named
+      const free = paths.filter((path) => !this.keys.has(key(path)) && !router.hasRoute('HEAD', path, /** @type {any} */ (constraints ?? undefined)))
       if (free.length === 0) continue
       for (const path of free) {
         if (constraints === null) router.on('HEAD', path, noop, route)
@@ -201,10 +206,13 @@ export class RouteTable {
       const instance = ownLevel && own !== null ? own.instance : ctx.instance
       /** @param {boolean} parseBody */
       const make = (parseBody) => {
-        const route = new Route(core, at, instance, { url: '*', method: '*', ...own?.hooks }, '*', '*', own?.handler ?? defaultNotFound)
+        const route = new Route(core, at, instance, { url: '*', method: '*', ...own?.hooks, errorHandler: own?.errorHandler ?? undefined }, '*', '*', own?.handler ?? defaultNotFound)
         route.compile()
         route.parseBody = parseBody
         route.notFound = true
+        // no route matched: request.routeOptions names no url or method,
+        // and its config is empty, as Fastify's for a 404
+        route.requestOptions = { ...route.requestOptions, url: undefined, method: undefined, config: {} }
         return route
       }
       // the body of a method that has one is parsed for the not-found

@@ -119,7 +119,8 @@ export class Route {
       }
       self[name] = list.length === 0 ? null : list
     }
-    this.errorHandler = ctx.findErrorHandler() ?? defaultErrorHandler
+    // the route's own errorHandler (Fastify's route option), else its context's
+    this.errorHandler = opts.errorHandler ?? ctx.findErrorHandler() ?? defaultErrorHandler
     this.parsers = ctx.findParsers()
     this.parseBody = this.app.bodyMethods.has(this.method)
     this.contentRequired = this.method === 'QUERY'

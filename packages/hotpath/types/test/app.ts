@@ -44,8 +44,11 @@ hotpath({ http2: true })
 hotpath({ pluginTimeout: 10_000 })
 // @ts-expect-error pluginTimeout is a number of ms
 hotpath({ pluginTimeout: '10s' })
-// @ts-expect-error not supported
-hotpath({ rewriteUrl: () => '/' })
+hotpath({ rewriteUrl: (raw) => raw.url.replace(/^\/v1\//, '/v2/') })
+// @ts-expect-error rewriteUrl returns the URL
+hotpath({ rewriteUrl: () => 1 })
+hotpath({ frameworkErrors: (err, req, reply) => { reply.code(err.statusCode).send(req.url) } })
+hotpath().addConstraintStrategy({ name: 'tenant', storage: () => ({ get: () => null, set: () => {} }), deriveConstraint: (req) => req.headers['x-tenant'] }).hasConstraintStrategy('tenant')
 
 hotpath({ load: { maxEventLoopDelay: 200, maxEventLoopUtilization: 0.98, maxHeapUsedBytes: 1e9, maxRssBytes: 2e9, sampleInterval: 500, retryAfter: 5 } })
 // @ts-expect-error load limits are numbers

@@ -49,6 +49,7 @@ test('the options in the types are the ones the runtime reads', () => {
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
     'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
+    'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
     'allowErrorHandlerOverride', 'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout',
     'return503OnClosing'
