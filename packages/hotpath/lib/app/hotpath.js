@@ -460,9 +460,10 @@ export class Hotpath {
     if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
     if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
+    const target = ownInstance(this)
     const v = /** @type {any} */ (value)
-    if (isAccessor(v)) Object.defineProperty(this, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
-    else /** @type {any} */ (this)[name] = value
+    if (isAccessor(v)) Object.defineProperty(target, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
+    else /** @type {any} */ (target)[name] = value
     return this
   }
 
@@ -545,7 +546,7 @@ export class Hotpath {
     if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
     const pluginFn = typeof fn === 'function' ? fn : fn?.default
     if (typeof pluginFn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function')
-    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: this })
+    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: ownInstance(this) })
     return this._loading()
   }
 
@@ -560,7 +561,7 @@ export class Hotpath {
       const core = this._core
       return loadPlugins(core, this._ctx).then(() => { if (core.loadError !== null) throw core.loadError })
     }
-    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
+    this._ctx.pending.push({ fn, opts: {}, instance: ownInstance(this), after: fn })
     return this._loading()
   }
 
@@ -691,6 +692,17 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     writable: true,
     configurable: true
   })
+}
+
+/**
+ * The instance itself when called through what register() and after()
+ * return (the instance with then(), made with Object.create): a decorator
+ * added there, or a plugin registered there, belongs to the instance.
+ * @param {any} instance
+ * @returns {any}
+ */
+function ownInstance (instance) {
+  return Object.hasOwn(instance, 'then') ? Object.getPrototypeOf(instance) : instance
 }
 
 /**

@@ -145,3 +145,37 @@ test('an injected body of another length than its Content-Length is refused', as
     await app.close()
   }
 })
+
+test('a plugin that declares the decorators it needs fails ready() when one is missing', async () => {
+  /** @param {Record<string, string[]>} decorators */
+  const needing = (decorators) => Object.assign(async () => {}, { [Symbol.for('plugin-meta')]: { name: 'needy', decorators } })
+  const app = hotpath()
+  app.decorate('db', {})
+  app.decorateReply('problem', null)
+  app.register(needing({ fastify: ['db'], reply: ['problem'] }))
+  await app.ready()
+
+  const missing = hotpath()
+  missing.register(needing({ request: ['user'] }))
+  await assert.rejects(missing.ready(), { code: 'HP_ERR_PLUGIN_MISSING_DECORATOR', message: "The decorator 'user' required by 'needy' is missing from Request" })
+  const f = fastify()
+  f.register(needing({ fastify: ['db'] }))
+  await assert.rejects(f.ready(), { code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: "The decorator 'db' required by 'needy' is not present in Fastify" })
+})
+
+test('a decorator added through what register() and after() return belongs to the instance', async () => {
+  const app = hotpath()
+  /** @type {unknown[]} */
+  const seen = []
+  app.register(async () => {}).after((err, instance, done) => {
+    assert.equal(err, null)
+    instance.decorate('fromAfter', 1)
+    done()
+  })
+  app.register(async (child) => { seen.push(/** @type {any} */ (child).fromAfter) })
+  app.register(async () => {}).decorate('chained', 2)
+  await app.ready()
+  assert.deepEqual(seen, [1])
+  assert.equal(/** @type {any} */ (app).fromAfter, 1)
+  assert.equal(/** @type {any} */ (app).chained, 2)
+})
