@@ -49,6 +49,16 @@ export const FASTIFY_SERIALIZERS = {
 }
 
 /**
+ * Whether a value is a logger made elsewhere (pino's, or one with its
+ * methods) rather than options for one.
+ * @param {unknown} value
+ */
+export function isLogger (value) {
+  const v = /** @type {any} */ (value)
+  return v !== null && typeof v === 'object' && typeof v.child === 'function' && typeof v.info === 'function'
+}
+
+/**
  * @param {unknown} option  false | true | pino options (with an optional `stream`) | a pino logger
  * @param {Record<string, (value: any) => unknown> | null} [serializers]  defaults under the app's own
  * @returns {import('pino').Logger | null}  null when logging is off
@@ -56,7 +66,7 @@ export const FASTIFY_SERIALIZERS = {
 export function createLogger (option, serializers = null) {
   if (option === undefined || option === false || option === null) return null
   const opt = /** @type {any} */ (option === true ? { level: 'info' } : option)
-  if (typeof opt.child === 'function' && typeof opt.info === 'function') {
+  if (isLogger(opt)) {
     // a logger made elsewhere: a child of it carries the defaults, its own winning
     if (serializers === null) return opt
     const own = opt[loadPino().symbols.serializersSym] ?? {}

@@ -179,3 +179,17 @@ test('a decorator added through what register() and after() return belongs to th
   assert.equal(/** @type {any} */ (app).fromAfter, 1)
   assert.equal(/** @type {any} */ (app).chained, 2)
 })
+
+test('logger and loggerInstance: one of them, and a logger as loggerInstance', async () => {
+  const { default: pino } = await import('pino')
+  const log = pino({ level: 'silent' })
+  assert.throws(() => hotpath({ logger: true, loggerInstance: log }), { code: 'HP_ERR_LOGGER_AND_INSTANCE' })
+  assert.throws(() => hotpath({ loggerInstance: /** @type {any} */ ({ level: 'info' }) }), { code: 'HP_ERR_LOGGER_INSTANCE', message: /got object/ })
+  // hotpath's own entry takes a logger as `logger` too; Fastify 5 (and
+  // errorFormat 'fastify') only as loggerInstance
+  await hotpath({ logger: log }).close()
+  await hotpath({ logger: false, loggerInstance: log }).close()
+  assert.throws(() => fastify({ logger: log }), { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' })
+  assert.throws(() => fastify({ logger: { level: 'info' }, loggerInstance: log }), { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED' })
+  assert.throws(() => fastify({ loggerInstance: /** @type {any} */ ({ level: 'info' }) }), { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE' })
+})
