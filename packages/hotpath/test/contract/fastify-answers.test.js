@@ -1,6 +1,7 @@
 // What errorFormat 'fastify' answers where Fastify's answer differs from
 // hotpath's: a parser's own error, a failing body stream from a preParsing
-// hook, and an async handler that resolves without sending.
+// hook, a preSerialization hook's error, and an async handler that resolves
+// without sending.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
@@ -13,6 +14,13 @@ function build (app) {
   app.register(async (/** @type {any} */ child) => {
     child.addHook('preParsing', async () => new Readable({ read () { this.destroy(Object.assign(new Error('bad stream'), { statusCode: 200 })) } }))
     child.post('/stream', (/** @type {any} */ req) => ({ body: req.body }))
+  })
+  app.register(async (/** @type {any} */ child) => {
+    child.addHook('preSerialization', async (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ payload) => {
+      if (payload.ok !== undefined) throw new Error('no serializing today')
+      return { ...payload, seen: true }
+    })
+    child.get('/pre', () => ({ ok: 1 }))
   })
   app.post('/silent', async () => {})
   app.post('/silent-201', async (/** @type {any} */ req, /** @type {any} */ reply) => { reply.code(201) })
@@ -41,6 +49,15 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
       assert.equal(res.statusCode, 400)
       if (format === 'hotpath') assert.equal(res.json().code, 'HP_ERR_REQUEST_ABORTED')
       else assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: 'bad stream' })
+    })
+
+    test("a preSerialization hook's error: Fastify's error body skips the hooks", async () => {
+      const res = await s.request('/pre')
+      assert.equal(res.statusCode, 500)
+      // hotpath runs them on its error body too: the hook sees the body
+      // and marks it
+      if (format === 'hotpath') assert.equal(res.json().seen, true)
+      else assert.deepEqual(res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'no serializing today' })
     })
 
     test('an async handler that resolves undefined without sending', async () => {
