@@ -63,7 +63,8 @@ export const ERRORS = {
   HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an invalid logLevel: '%s'" },
   HP_ERR_ROUTE_BODY_LIMIT: { status: 500, message: "A route's bodyLimit must be a positive integer, got '%s'" },
   HP_ERR_QSP_NOT_FN: { status: 500, message: "querystringParser must be a function, got '%s'" },
-  HP_ERR_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance must be a logger (with child() and info()), got %s' },
+  HP_ERR_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance must be a logger, got %s' },
+  HP_ERR_LOGGER_INVALID: { status: 500, message: "The logger lacks the methods '%s'" },
   HP_ERR_LOGGER_AND_INSTANCE: { status: 500, message: 'logger and loggerInstance were both given; give one' },
   HP_ERR_LOGGER_CONFIG: { status: 500, message: 'logger takes options with errorFormat fastify; give a logger made elsewhere as loggerInstance' },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
@@ -121,6 +122,7 @@ export const FASTIFY_ERRORS = {
   HP_ERR_ROUTE_BODY_LIMIT: { code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', message: "'bodyLimit' option must be an integer > 0. Got '%s'" },
   HP_ERR_QSP_NOT_FN: { code: 'FST_ERR_QSP_NOT_FN', message: "querystringParser option should be a function, instead got '%s'" },
   HP_ERR_LOGGER_INSTANCE: { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE', message: 'loggerInstance only accepts a logger instance.' },
+  HP_ERR_LOGGER_INVALID: { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): '%s'." },
   HP_ERR_LOGGER_AND_INSTANCE: { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED', message: 'You cannot provide both logger and loggerInstance. Please provide only one.' },
   HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' }
 }

@@ -48,12 +48,26 @@ export const FASTIFY_SERIALIZERS = {
   res: (reply) => ({ statusCode: reply.statusCode })
 }
 
+/** The methods a logger made elsewhere must have (Fastify's list). */
+export const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
 /**
- * Whether a value is a logger made elsewhere (pino's, or one with its
- * methods) rather than options for one.
+ * The logger methods a value lacks: none for a logger made elsewhere
+ * (pino's, or one with its methods), all of them for options.
+ * @param {unknown} value
+ * @returns {string[]}
+ */
+export function missingLoggerMethods (value) {
+  const v = /** @type {any} */ (value)
+  if (v === null || typeof v !== 'object') return LOGGER_METHODS
+  return LOGGER_METHODS.filter((m) => typeof v[m] !== 'function')
+}
+
+/**
+ * Whether a value is a logger made elsewhere rather than options for one.
  * @param {unknown} value
  */
-export function isLogger (value) {
+function isLogger (value) {
   const v = /** @type {any} */ (value)
   return v !== null && typeof v === 'object' && typeof v.child === 'function' && typeof v.info === 'function'
 }

@@ -192,4 +192,8 @@ test('logger and loggerInstance: one of them, and a logger as loggerInstance', a
   assert.throws(() => fastify({ logger: log }), { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' })
   assert.throws(() => fastify({ logger: { level: 'info' }, loggerInstance: log }), { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED' })
   assert.throws(() => fastify({ loggerInstance: /** @type {any} */ ({ level: 'info' }) }), { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE' })
+  // some of a logger's methods but not all: neither a logger nor options
+  assert.throws(() => hotpath({ logger: /** @type {any} */ (console) }), { code: 'HP_ERR_LOGGER_INVALID', message: "The logger lacks the methods 'fatal,child'" })
+  const childless = { info: log.info, error: log.error, debug: log.debug, fatal: log.fatal, warn: log.warn, trace: log.trace }
+  assert.throws(() => fastify({ loggerInstance: /** @type {any} */ (childless) }), { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): 'child'." })
 })
