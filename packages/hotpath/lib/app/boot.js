@@ -77,6 +77,9 @@ async function drain (core, ctx) {
  * @param {import('./context.js').PendingPlugin} item
  */
 async function loadPlugin (core, parentCtx, item) {
+  // an async plugin answers with its promise: a done declared as well
+  // would be a second answer (Fastify refuses the mix too)
+  if (item.fn.length >= 3 && item.fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_PLUGIN_ASYNC_DONE', pluginName(item.fn, item.opts))
   // The plugin gets its options whole, `prefix` included, as in Fastify; a
   // shared plugin (fastify-plugin) has no context of its own to prefix.
   const prefix = item.opts.prefix

@@ -792,7 +792,8 @@ function prefixRootPaths (prefix, mode, ignoreTrailingSlash) {
  * @param {string | symbol} name
  */
 function requireDecorators (core, dependencies, has, name) {
-  if (!Array.isArray(dependencies)) return
+  if (dependencies === undefined || dependencies === null) return
+  if (!Array.isArray(dependencies)) throw core.error('HP_ERR_DEC_DEPENDENCY_INVALID_TYPE', String(name))
   for (const dep of dependencies) {
     if (!has(dep)) throw core.error('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
   }

@@ -197,3 +197,17 @@ test('logger and loggerInstance: one of them, and a logger as loggerInstance', a
   const childless = { info: log.info, error: log.error, debug: log.debug, fatal: log.fatal, warn: log.warn, trace: log.trace }
   assert.throws(() => fastify({ loggerInstance: /** @type {any} */ (childless) }), { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): 'child'." })
 })
+
+test('an async plugin that declares done fails ready(); decorator dependencies are an array', async () => {
+  const app = hotpath()
+  app.register(async function mixed (instance, opts, done) { done() })
+  await assert.rejects(app.ready(), { code: 'HP_ERR_PLUGIN_ASYNC_DONE', message: /async plugin 'mixed' declares a 'done'/ })
+  const f = fastify()
+  f.register(async function mixed (instance, opts, done) { done() })
+  await assert.rejects(f.ready(), { code: 'FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', message: 'The mixed plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.' })
+
+  const d = hotpath()
+  assert.throws(() => d.decorate('a', 1, /** @type {any} */ ('b')), { code: 'HP_ERR_DEC_DEPENDENCY_INVALID_TYPE' })
+  assert.throws(() => fastify().decorateRequest('a', null, /** @type {any} */ ({})), { code: 'FST_ERR_DEC_DEPENDENCY_INVALID_TYPE', message: "The dependencies of decorator 'a' must be of type Array." })
+  d.decorate('b', 1, null)
+})
