@@ -127,6 +127,7 @@ export class Hotpath {
    * @param {any} [b]
    */
   _shorthand (methods, path, a, b) {
+    if (typeof path !== 'string') throw this._core.error('HP_ERR_INVALID_URL', typeof path)
     const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? a?.handler }
     return this.route({ ...options, method: methods, url: path })
   }

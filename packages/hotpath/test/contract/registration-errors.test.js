@@ -37,8 +37,10 @@ test('decorateRequest and decorateReply refuse an object or array value; decorat
   app.decorate('config', { region: 'eu' })
 })
 
-test("a route's bodyLimit must be a positive integer, and its logLevel a level or null", async () => {
+test("a route's path is a string, its bodyLimit a positive integer, and its logLevel a level or null", async () => {
   const app = hotpath()
+  assert.throws(() => app.get(/** @type {any} */ (/^\/a/), () => 'ok'), { code: 'HP_ERR_INVALID_URL', message: "A route's path must be a string, got object" })
+  assert.throws(() => fastify().get(/** @type {any} */ (1), () => 'ok'), { code: 'FST_ERR_INVALID_URL', message: "URL must be a string. Received 'number'" })
   assert.throws(() => app.post('/', { bodyLimit: 10.5 }, () => 'ok'), { code: 'HP_ERR_ROUTE_BODY_LIMIT', message: "A route's bodyLimit must be a positive integer, got '10.5'" })
   assert.throws(() => app.post('/', { bodyLimit: /** @type {any} */ ('big') }, () => 'ok'), { code: 'HP_ERR_ROUTE_BODY_LIMIT' })
   app.get('/', { logLevel: /** @type {any} */ (null) }, () => 'ok')
