@@ -171,7 +171,7 @@ export class Hotpath {
    */
   addHttpMethod (method, { hasBody = false, overrideExisting = false } = {}) {
     const core = this._core
-    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw createError('HP_ERR_INVALID_OPTION', 'addHttpMethod', `Provided method is invalid! ${JSON.stringify(method)} is not one of the methods Node.js parses`)
+    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw core.error('HP_ERR_HTTP_METHOD_INVALID', JSON.stringify(method))
     if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method)) && !warnedOverride) {
       // Fastify's deprecation of this use of its API, once per process as Fastify warns
       warnedOverride = true
@@ -265,7 +265,7 @@ export class Hotpath {
 
   /** @param {Function} fn */
   setErrorHandler (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setErrorHandler', 'expected a function')
+    if (typeof fn !== 'function') throw this._core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'errorHandler')
     this._ctx.errorHandler = fn
     return this

@@ -74,6 +74,24 @@ test("errorFormat 'fastify': Fastify's codes and messages, as instances of error
   }
 })
 
+test('setErrorHandler takes a function, addHttpMethod a method Node.js parses, reply.code() a status', async () => {
+  for (const [make, codes] of /** @type {const} */ ([[hotpath, ['HP_ERR_ERROR_HANDLER_NOT_FN', 'HP_ERR_HTTP_METHOD_INVALID', 'HP_ERR_BAD_STATUS_CODE']], [fastify, ['FST_ERR_ERROR_HANDLER_NOT_FN', 'FST_ERR_ROUTE_METHOD_INVALID', 'FST_ERR_BAD_STATUS_CODE']]])) {
+    const app = make()
+    assert.throws(() => app.setErrorHandler(/** @type {any} */ ('handler')), { code: codes[0] })
+    assert.throws(() => app.addHttpMethod('FETCH'), { code: codes[1] })
+    /** @type {unknown} */
+    let thrown
+    app.get('/', (req, reply) => {
+      try { reply.code(42) } catch (err) { thrown = err }
+      return 'ok'
+    })
+    assert.equal((await app.inject('/')).statusCode, 200)
+    assert.equal(/** @type {any} */ (thrown).code, codes[2])
+    if (make === fastify) assert.equal(/** @type {any} */ (thrown).message, 'Called reply with an invalid status code: 42')
+    await app.close()
+  }
+})
+
 test('errorCodes: constructors called with or without new, as instances of their own code only', () => {
   const a = errorCodes.FST_ERR_VALIDATION('the name is missing')
   const b = new errorCodes.FST_ERR_CTP_ALREADY_PRESENT('a/b')
