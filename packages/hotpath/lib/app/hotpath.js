@@ -728,7 +728,7 @@ function checkHookOption (core, name, h) {
  * would answer twice, or throw), and is refused when added.
  * @type {Record<string, number>}
  */
-const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 1, onReady: 0, onListen: 0 }
+const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 2, onReady: 0, onListen: 0 }
 
 /**
  * @param {import('./core.js').Core} core

@@ -26,6 +26,8 @@ test('an async hook that declares done is refused, by addHook and as a route opt
   app.addHook('onRequest', (req, reply, done) => { done() })
   app.addHook('onSend', async (req, reply, payload) => payload)
   app.get('/', { preHandler: async (req, reply) => {} }, () => 'ok')
+  app.addHook('onRequestAbort', async (req, reply) => {})
+  assert.throws(() => app.addHook('onRequestAbort', async (req, reply, done) => {}), { code: 'HP_ERR_HOOK_ASYNC_DONE' })
 })
 
 test('decorateRequest and decorateReply refuse an object or array value; decorate takes one', () => {
