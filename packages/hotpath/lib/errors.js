@@ -220,8 +220,9 @@ export function fastifyErrorClass (code) {
   function FastifyError (...args) {
     if (!new.target) return Reflect.construct(FastifyError, args)
     const last = /** @type {any} */ (args[args.length - 1])
-    const cause = last !== null && typeof last === 'object' && 'cause' in last ? last.cause : undefined
-    const err = Reflect.construct(HttpError, [status, utilFormat(message, ...args), { code, cause }], new.target)
+    const withCause = last !== null && typeof last === 'object' && 'cause' in last
+    const cause = withCause ? last.cause : undefined
+    const err = Reflect.construct(HttpError, [status, utilFormat(message, ...(withCause ? args.slice(0, -1) : args)), { code, cause }], new.target)
     err.name = 'FastifyError'
     return err
   }

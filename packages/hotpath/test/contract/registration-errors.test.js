@@ -104,7 +104,10 @@ test('errorCodes: constructors called with or without new, as instances of their
   assert.equal(b.message, "Content type parser 'a/b' already present.")
   assert.equal(String(b), "FastifyError [FST_ERR_CTP_ALREADY_PRESENT]: Content type parser 'a/b' already present.")
   const cause = new Error('low')
-  assert.equal(errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE({ cause }).cause, cause)
+  const withCause = errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE({ cause })
+  assert.equal(withCause.cause, cause)
+  assert.equal(withCause.message, 'Unsupported Media Type')
+  assert.equal(errorCodes.FST_ERR_BAD_STATUS_CODE(42, { cause }).message, 'Called reply with an invalid status code: 42')
   assert.equal(errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE().statusCode, 415)
 })
 
