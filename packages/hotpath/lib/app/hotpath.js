@@ -92,7 +92,11 @@ export class Hotpath {
       // a body schema on a method whose bodies are never parsed would never run
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
-    for (const name of REQUEST_HOOKS) checkHookOption(core, name, options[name])
+    for (const name of REQUEST_HOOKS) {
+      // null is no hook in hotpath; Fastify refuses it on a route
+      if (options[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
+      checkHookOption(core, name, options[name])
+    }
     // null: the app's level, as no logLevel
     if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
@@ -239,7 +243,9 @@ export class Hotpath {
   addHook (name, fn) {
     const core = this._core
     if (typeof name !== 'string') throw core.error('HP_ERR_HOOK_INVALID_TYPE', typeof name)
-    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
+    // what it got, in Fastify's words: null or undefined as such, anything
+    // else by its [object Type]
+    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, fn === null || fn === undefined ? String(fn) : Object.prototype.toString.call(fn))
     checkAsyncHook(core, name, fn)
     if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
     const ctx = this._ctx

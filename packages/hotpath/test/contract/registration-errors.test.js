@@ -14,6 +14,10 @@ test('hooks: a name that is not a string, an unknown name, a hook that is not a 
   assert.throws(() => app.addHook(/** @type {any} */ ('onArrival'), () => {}), { code: 'HP_ERR_HOOK_NOT_SUPPORTED', message: "Unknown hook 'onArrival'" })
   assert.throws(() => app.addHook('onRequest', /** @type {any} */ (42)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onRequest hook must be a function, got [object Number]' })
   assert.throws(() => app.get('/', { preHandler: [() => {}, /** @type {any} */ ('x')] }, () => 'ok'), { code: 'HP_ERR_INVALID_HOOK', message: 'The preHandler hook must be a function, got [object String]' })
+  assert.throws(() => app.addHook('onSend', /** @type {any} */ (null)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onSend hook must be a function, got null' })
+  // a route hook given as null is no hook; Fastify refuses it
+  app.get('/', { onRequest: null }, () => 'ok')
+  assert.throws(() => fastify().get('/', { onRequest: null }, () => 'ok'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'onRequest hook should be a function, instead got [object Null]' })
 })
 
 test('an async hook that declares done is refused, by addHook and as a route option', () => {
