@@ -92,11 +92,6 @@ export class Hotpath {
       // a body schema on a method whose bodies are never parsed would never run
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
-    for (const name of REQUEST_HOOKS) {
-      // null is no hook in hotpath; Fastify refuses it on a route
-      if (options[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
-      checkHookOption(core, name, options[name])
-    }
     // null: the app's level, as no logLevel
     if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
@@ -112,6 +107,12 @@ export class Hotpath {
     /** @type {Record<string, any> | null} */
     const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
     for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
+    // the route's hooks as the onRoute hooks left them, as Fastify checks them
+    for (const name of REQUEST_HOOKS) {
+      // null is no hook in hotpath; Fastify refuses it on a route
+      if (routeOptions[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
+      checkHookOption(core, name, routeOptions[name])
+    }
     const url = routeOptions.url
     const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
     for (const method of methods) {

@@ -15,6 +15,10 @@ test('hooks: a name that is not a string, an unknown name, a hook that is not a 
   assert.throws(() => app.addHook('onRequest', /** @type {any} */ (42)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onRequest hook must be a function, got [object Number]' })
   assert.throws(() => app.get('/', { preHandler: [() => {}, /** @type {any} */ ('x')] }, () => 'ok'), { code: 'HP_ERR_INVALID_HOOK', message: 'The preHandler hook must be a function, got [object String]' })
   assert.throws(() => app.addHook('onSend', /** @type {any} */ (null)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onSend hook must be a function, got null' })
+  // the hooks are checked as the onRoute hooks leave them
+  const routed = hotpath()
+  routed.addHook('onRoute', (/** @type {any} */ r) => { r.onSend = [undefined] })
+  assert.throws(() => routed.get('/', () => 'ok'), { code: 'HP_ERR_INVALID_HOOK', message: 'The onSend hook must be a function, got [object Undefined]' })
   // a route hook given as null is no hook; Fastify refuses it
   app.get('/', { onRequest: null }, () => 'ok')
   assert.throws(() => fastify().get('/', { onRequest: null }, () => 'ok'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'onRequest hook should be a function, instead got [object Null]' })
