@@ -53,7 +53,8 @@ export const ERRORS = {
   HP_ERR_PLUGIN_MISSING_DECORATOR: { status: 500, message: "The decorator '%s'%s is missing from %s" },
   HP_ERR_DEC_REFERENCE_TYPE: { status: 500, message: "The decorator '%s' is a shared %s: every request would share one value; give { getter, setter }, or set it in an onRequest hook" },
   HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
-  HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
+  HP_ERR_HOOK_AFTER_READY: { status: 500, message: '%s%s was called after ready()' },
+  HP_ERR_PARSER_AFTER_READY: { status: 500, message: '%s was called after ready()' },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
   HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
   HP_ERR_NOT_FOUND_HANDLER_SET: { status: 500, message: "A not-found handler is already set for the prefix '%s'" },
@@ -136,6 +137,9 @@ export const FASTIFY_ERRORS = {
   HP_ERR_LOGGER_INSTANCE: { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE', message: 'loggerInstance only accepts a logger instance.' },
   HP_ERR_LOGGER_INVALID: { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): '%s'." },
   HP_ERR_LOGGER_AND_INSTANCE: { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED', message: 'You cannot provide both logger and loggerInstance. Please provide only one.' },
+  HP_ERR_ROUTE_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot add route!' },
+  HP_ERR_HOOK_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "%s"!' },
+  HP_ERR_PARSER_AFTER_READY: { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED', message: 'Cannot call "%s" when fastify instance is already started!' },
   HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' }
 }
 

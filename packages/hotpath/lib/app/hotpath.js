@@ -79,7 +79,7 @@ export class Hotpath {
     const core = this._core
     if (options === null || typeof options !== 'object') throw createError('HP_ERR_INVALID_ROUTE', 'route() expects an options object')
     const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
-    if (core.locked) throw createError('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
+    if (core.locked) throw core.error('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
     // `path` is Fastify's other name for `url`
     if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
     const bodyLimit = options.bodyLimit
@@ -248,7 +248,7 @@ export class Hotpath {
     // else by its [object Type]
     if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, fn === null || fn === undefined ? String(fn) : Object.prototype.toString.call(fn))
     checkAsyncHook(core, name, fn)
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
+    if (this._core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'addHook', ` (${name})`)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
@@ -273,7 +273,7 @@ export class Hotpath {
   /** @param {Function} fn */
   setErrorHandler (fn) {
     if (typeof fn !== 'function') throw this._core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'errorHandler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
     this._ctx.errorHandler = fn
     return this
   }
@@ -285,7 +285,7 @@ export class Hotpath {
    */
   setValidatorCompiler (compile) {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'validatorCompiler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setValidatorCompiler', '')
     this._ctx.validatorCompiler = compile
     return this
   }
@@ -300,7 +300,7 @@ export class Hotpath {
    */
   setSchemaErrorFormatter (formatter) {
     checkSchemaErrorFormatter(this._core, formatter)
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'schemaErrorFormatter')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaErrorFormatter', '')
     this._ctx.schemaErrorFormatter = formatter
     return this
   }
@@ -312,7 +312,7 @@ export class Hotpath {
    */
   setSerializerCompiler (compile) {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setSerializerCompiler', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'serializerCompiler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSerializerCompiler', '')
     this._ctx.serializerCompiler = compile
     return this
   }
@@ -330,7 +330,7 @@ export class Hotpath {
     }
     if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected a function')
     if (opts === null || typeof opts !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected an options object before the handler')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'notFoundHandler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setNotFoundHandler', '')
     /** @type {Record<string, Function | Function[]>} */
     const hooks = {}
     // Fastify's two: hooks for the not-found route only, run after the context's own
@@ -353,7 +353,7 @@ export class Hotpath {
    * @param {Function} [fn]
    */
   addContentTypeParser (type, opts, fn) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'contentTypeParser')
+    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'addContentTypeParser')
     if (typeof opts === 'function') {
       fn = opts
       opts = {}
@@ -377,7 +377,7 @@ export class Hotpath {
    * @param {string | RegExp | readonly (string | RegExp)[]} type
    */
   removeContentTypeParser (type) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeContentTypeParser')
+    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeContentTypeParser')
     const table = this._ctx.ownParsers()
     for (const t of Array.isArray(type) ? type : [type]) table.remove(t, this._core)
     return this
@@ -385,7 +385,7 @@ export class Hotpath {
 
   /** Removes every parser of this context, the built-in ones too. */
   removeAllContentTypeParsers () {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeAllContentTypeParsers')
+    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeAllContentTypeParsers')
     this._ctx.ownParsers().removeAll()
     return this
   }
@@ -424,7 +424,7 @@ export class Hotpath {
     if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
     // (err, req, res, next) is error middleware, as in Express: it runs
     // when a route or an earlier middleware fails, before the error handler
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'use')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'use', '')
     for (const fn of fns) this._ctx.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
     this._ctx.usesMiddleware = true
     return this
@@ -438,7 +438,7 @@ export class Hotpath {
    * @param {any} schema
    */
   addSchema (schema) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'addSchema')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addSchema', '')
     schema = plainSchema(schema)
     const id = schema?.$id
     if (typeof id !== 'string' || id === '') throw createError('HP_ERR_INVALID_SCHEMA', 'addSchema', 'a shared schema needs a string $id')

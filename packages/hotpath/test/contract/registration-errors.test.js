@@ -102,6 +102,20 @@ test('setErrorHandler takes a function, addHttpMethod a method Node.js parses, r
   }
 })
 
+test('after ready(): routes, hooks and parsers are refused, with Fastify\'s codes under errorFormat \'fastify\'', async () => {
+  const app = hotpath()
+  await app.ready()
+  assert.throws(() => app.addHook('onRequest', () => {}), { code: 'HP_ERR_HOOK_AFTER_READY', message: 'addHook (onRequest) was called after ready()' })
+  assert.throws(() => app.addContentTypeParser('a/b', () => 1), { code: 'HP_ERR_PARSER_AFTER_READY', message: 'addContentTypeParser was called after ready()' })
+  const f = fastify()
+  await f.ready()
+  assert.throws(() => f.get('/late', () => 'ok'), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot add route!' })
+  assert.throws(() => f.setErrorHandler(() => {}), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "setErrorHandler"!' })
+  assert.throws(() => f.addContentTypeParser('a/b', () => 1), { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED', message: 'Cannot call "addContentTypeParser" when fastify instance is already started!' })
+  await app.close()
+  await f.close()
+})
+
 test('errorCodes: constructors called with or without new, as instances of their own code only', () => {
   const a = errorCodes.FST_ERR_VALIDATION('the name is missing')
   const b = new errorCodes.FST_ERR_CTP_ALREADY_PRESENT('a/b')
