@@ -76,3 +76,23 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
     })
   })
 }
+
+test("inject's simulate.error fails the body after its bytes: the client's fault, a 400", async () => {
+  const { default: hotpath } = await import('../../lib/index.js')
+  for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
+    const app = hotpath(format === 'fastify' ? { errorFormat: 'fastify', exposeErrorMessages: true } : {})
+    app.post('/', () => ({ reached: true }))
+    app.register(async (child) => {
+      child.addHook('preParsing', async (req, reply, payload) => payload)
+      child.post('/hooked', () => ({ reached: true }))
+    })
+    for (const url of ['/', '/hooked']) {
+      const res = await app.inject({ method: 'POST', url, payload: { a: 1 }, simulate: { error: true } })
+      assert.equal(res.statusCode, 400, url)
+      if (format === 'hotpath') assert.equal(res.json().code, 'HP_ERR_REQUEST_ABORTED')
+      else assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: 'Simulated' })
+    }
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })).json(), { reached: true })
+    await app.close()
+  }
+})
