@@ -743,7 +743,8 @@ const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2
  * @param {Function} fn
  */
 function checkAsyncHook (core, name, fn) {
-  const args = HOOK_ARGS[name]
+  // Fastify's onRequestAbort takes (request, done); hotpath's (req, reply)
+  const args = name === 'onRequestAbort' && core.fastifyErrors ? 1 : HOOK_ARGS[name]
   if (args !== undefined && fn.length > args && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_HOOK_ASYNC_DONE', name)
 }
 

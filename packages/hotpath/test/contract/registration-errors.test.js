@@ -36,6 +36,8 @@ test('an async hook that declares done is refused, by addHook and as a route opt
   app.get('/', { preHandler: async (req, reply) => {} }, () => 'ok')
   app.addHook('onRequestAbort', async (req, reply) => {})
   assert.throws(() => app.addHook('onRequestAbort', async (req, reply, done) => {}), { code: 'HP_ERR_HOOK_ASYNC_DONE' })
+  // Fastify's onRequestAbort takes (request, done)
+  assert.throws(() => fastify().addHook('onRequestAbort', async (req, done) => {}), { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER' })
 })
 
 test('decorateRequest and decorateReply refuse an object or array value; decorate takes one', () => {
