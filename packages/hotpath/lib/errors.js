@@ -51,9 +51,13 @@ export const ERRORS = {
   HP_ERR_DEC_AFTER_READY: { status: 500, message: "The decorator '%s' was added after ready()" },
   HP_ERR_DEC_MISSING_DEPENDENCY: { status: 500, message: "The decorator '%s' is missing, and '%s' depends on it" },
   HP_ERR_DEC_UNDECLARED: { status: 500, message: "No decorator '%s' is declared on this %s" },
+  HP_ERR_DEC_DEPENDENCY_INVALID_TYPE: { status: 500, message: "The dependencies of the decorator '%s' must be an array of names" },
+  HP_ERR_PLUGIN_ASYNC_DONE: { status: 500, message: "The async plugin '%s' declares a 'done' parameter: an async plugin has finished when its promise settles, without done" },
+  HP_ERR_PLUGIN_MISSING_DECORATOR: { status: 500, message: "The decorator '%s'%s is missing from %s" },
   HP_ERR_DEC_REFERENCE_TYPE: { status: 500, message: "The decorator '%s' is a shared %s: every request would share one value; give { getter, setter }, or set it in an onRequest hook" },
   HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
-  HP_ERR_HOOK_AFTER_READY: { status: 500, message: "Hook '%s' was added after ready()" },
+  HP_ERR_HOOK_AFTER_READY: { status: 500, message: '%s%s was called after ready()' },
+  HP_ERR_PARSER_AFTER_READY: { status: 500, message: '%s was called after ready()' },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
   HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
   HP_ERR_NOT_FOUND_HANDLER_SET: { status: 500, message: "A not-found handler is already set for the prefix '%s'" },
@@ -62,11 +66,19 @@ export const ERRORS = {
   HP_ERR_HOOK_INVALID_TYPE: { status: 500, message: 'A hook name must be a string, got %s' },
   HP_ERR_HOOK_NOT_SUPPORTED: { status: 500, message: "Unknown hook '%s'" },
   HP_ERR_HOOK_ASYNC_DONE: { status: 500, message: "The async %s hook declares a 'done' parameter: an async hook answers with its promise, without done" },
+  HP_ERR_ERROR_HANDLER_NOT_FN: { status: 500, message: 'An error handler must be a function, got %s' },
+  HP_ERR_HTTP_METHOD_INVALID: { status: 500, message: 'addHttpMethod takes a method Node.js parses, got %s' },
+  HP_ERR_BAD_STATUS_CODE: { status: 500, message: 'reply.code() takes a status code from 100 to 599, got %s' },
+  HP_ERR_INVALID_URL: { status: 500, message: "A route's path must be a string, got %s" },
   HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an invalid logLevel: '%s'" },
   HP_ERR_ROUTE_BODY_LIMIT: { status: 500, message: "A route's bodyLimit must be a positive integer, got '%s'" },
   HP_ERR_QSP_NOT_FN: { status: 500, message: "querystringParser must be a function, got '%s'" },
   HP_ERR_ROUTE_EMPTY_PATH: { status: 500, message: 'The path could not be empty' },
   HP_ERR_ROUTE_ERROR_HANDLER: { status: 500, message: 'The errorHandler of route %s:%s must be a function' },
+  HP_ERR_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance must be a logger, got %s' },
+  HP_ERR_LOGGER_INVALID: { status: 500, message: "The logger lacks the methods '%s'" },
+  HP_ERR_LOGGER_AND_INSTANCE: { status: 500, message: 'logger and loggerInstance were both given; give one' },
+  HP_ERR_LOGGER_CONFIG: { status: 500, message: 'logger takes options with errorFormat fastify; give a logger made elsewhere as loggerInstance' },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
   HP_ERR_UNSUPPORTED_OPTION: { status: 500, message: 'Option %s is not supported: %s' },
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s:%s: %s' },
@@ -129,7 +141,14 @@ export const FASTIFY_ERRORS = {
   HP_ERR_HOOK_NOT_SUPPORTED: { code: 'FST_ERR_HOOK_NOT_SUPPORTED', message: '%s hook not supported!' },
   HP_ERR_HOOK_ASYNC_DONE: { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER', message: "Async function has too many arguments. Async hooks should not use the 'done' argument." },
   HP_ERR_DEC_AFTER_READY: { code: 'FST_ERR_DEC_AFTER_START', message: "The decorator '%s' has been added after start!" },
+  HP_ERR_DEC_DEPENDENCY_INVALID_TYPE: { code: 'FST_ERR_DEC_DEPENDENCY_INVALID_TYPE', message: "The dependencies of decorator '%s' must be of type Array." },
+  HP_ERR_PLUGIN_ASYNC_DONE: { code: 'FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', message: 'The %s plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.' },
+  HP_ERR_PLUGIN_MISSING_DECORATOR: { code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: "The decorator '%s'%s is not present in %s" },
   HP_ERR_DEC_REFERENCE_TYPE: { code: 'FST_ERR_DEC_REFERENCE_TYPE', message: "The decorator '%s' of type '%s' is a reference type. Use the { getter, setter } interface instead." },
+  HP_ERR_ERROR_HANDLER_NOT_FN: { code: 'FST_ERR_ERROR_HANDLER_NOT_FN', message: 'Error Handler must be a function' },
+  HP_ERR_HTTP_METHOD_INVALID: { code: 'FST_ERR_ROUTE_METHOD_INVALID', message: 'Provided method is invalid!' },
+  HP_ERR_BAD_STATUS_CODE: { code: 'FST_ERR_BAD_STATUS_CODE', message: 'Called reply with an invalid status code: %s' },
+  HP_ERR_INVALID_URL: { code: 'FST_ERR_INVALID_URL', message: "URL must be a string. Received '%s'" },
   HP_ERR_ROUTE_LOG_LEVEL: { code: 'FST_ERR_ROUTE_LOG_LEVEL_INVALID', message: "Log level for '%s:%s' route must be a valid logger level. Received: '%s'" },
   HP_ERR_ROUTE_BODY_LIMIT: { code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', message: "'bodyLimit' option must be an integer > 0. Got '%s'" },
   HP_ERR_QSP_NOT_FN: { code: 'FST_ERR_QSP_NOT_FN', message: "querystringParser option should be a function, instead got '%s'" },
@@ -143,6 +162,13 @@ export const FASTIFY_ERRORS = {
   HP_ERR_MISSING_SERIALIZATION_FN: { code: 'FST_ERR_MISSING_SERIALIZATION_FN', message: 'Missing serialization function. Key "%s"' },
   HP_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: { code: 'FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', message: 'Missing serialization function. Key "%s:%s"' },
   HP_ERR_VALIDATION_INVOCATION: { code: 'FST_ERR_REQ_INVALID_VALIDATION_INVOCATION', message: 'Invalid validation invocation. Missing validation function for HTTP part "%s" nor schema provided.' },
+  HP_ERR_LOGGER_INSTANCE: { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE', message: 'loggerInstance only accepts a logger instance.' },
+  HP_ERR_LOGGER_INVALID: { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): '%s'." },
+  HP_ERR_LOGGER_AND_INSTANCE: { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED', message: 'You cannot provide both logger and loggerInstance. Please provide only one.' },
+  HP_ERR_ROUTE_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot add route!' },
+  HP_ERR_HOOK_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "%s"!' },
+  HP_ERR_PARSER_AFTER_READY: { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED', message: 'Cannot call "%s" when fastify instance is already started!' },
+  HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' }
 }
 
 /**
@@ -239,8 +265,9 @@ export function fastifyErrorClass (code) {
   function FastifyError (...args) {
     if (!new.target) return Reflect.construct(FastifyError, args)
     const last = /** @type {any} */ (args[args.length - 1])
-    const cause = last !== null && typeof last === 'object' && 'cause' in last ? last.cause : undefined
-    const err = Reflect.construct(HttpError, [status, utilFormat(message, ...args), { code, cause }], new.target)
+    const withCause = last !== null && typeof last === 'object' && 'cause' in last
+    const cause = withCause ? last.cause : undefined
+    const err = Reflect.construct(HttpError, [status, utilFormat(message, ...(withCause ? args.slice(0, -1) : args)), { code, cause }], new.target)
     err.name = 'FastifyError'
     markFastifyError(err, code)
     return err

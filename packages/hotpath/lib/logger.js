@@ -48,6 +48,30 @@ export const FASTIFY_SERIALIZERS = {
   res: (reply) => ({ statusCode: reply.statusCode })
 }
 
+/** The methods a logger made elsewhere must have (Fastify's list). */
+export const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
+/**
+ * The logger methods a value lacks: none for a logger made elsewhere
+ * (pino's, or one with its methods), all of them for options.
+ * @param {unknown} value
+ * @returns {string[]}
+ */
+export function missingLoggerMethods (value) {
+  const v = /** @type {any} */ (value)
+  if (v === null || typeof v !== 'object') return LOGGER_METHODS
+  return LOGGER_METHODS.filter((m) => typeof v[m] !== 'function')
+}
+
+/**
+ * Whether a value is a logger made elsewhere rather than options for one.
+ * @param {unknown} value
+ */
+function isLogger (value) {
+  const v = /** @type {any} */ (value)
+  return v !== null && typeof v === 'object' && typeof v.child === 'function' && typeof v.info === 'function'
+}
+
 /**
  * @param {unknown} option  false | true | pino options (with an optional `stream`) | a pino logger
  * @param {Record<string, (value: any) => unknown> | null} [serializers]  defaults under the app's own
@@ -56,7 +80,7 @@ export const FASTIFY_SERIALIZERS = {
 export function createLogger (option, serializers = null) {
   if (option === undefined || option === false || option === null) return null
   const opt = /** @type {any} */ (option === true ? { level: 'info' } : option)
-  if (typeof opt.child === 'function' && typeof opt.info === 'function') {
+  if (isLogger(opt)) {
     // a logger made elsewhere: a child of it carries the defaults, its own winning
     if (serializers === null) return opt
     const own = opt[loadPino().symbols.serializersSym] ?? {}

@@ -20,6 +20,7 @@ async function main () {
     hotpathNamed: hotpath.hotpath === hotpath,
     plugin: typeof hotpath.plugin,
     HttpError: typeof hotpath.HttpError,
+    errorCodes: fastify.errorCodes.FST_ERR_NOT_FOUND().code,
     body: res.json(),
     body2: res2.body
   }))

@@ -19,6 +19,7 @@ test('require(\'hotpath/fastify\') and require(\'hotpath\') from a .cjs file ret
     hotpathNamed: true,
     plugin: 'function',
     HttpError: 'function',
+    errorCodes: 'FST_ERR_NOT_FOUND',
     body: { hello: 'cjs' },
     body2: 'plain'
   })

@@ -784,6 +784,8 @@ export interface InjectOptions {
   body?: string | Buffer | Uint8Array | object
   /** The client address the request appears to come from (default '127.0.0.1'). */
   remoteAddress?: string
+  /** light-my-request's `simulate`: `error: true` fails the body stream after its bytes (answered 400). */
+  simulate?: { error?: boolean }
 }
 
 export interface InjectResponse {

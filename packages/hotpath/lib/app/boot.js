@@ -77,6 +77,9 @@ async function drain (core, ctx) {
  * @param {import('./context.js').PendingPlugin} item
  */
 async function loadPlugin (core, parentCtx, item) {
+  // an async plugin answers with its promise: a done declared as well
+  // would be a second answer (Fastify refuses the mix too)
+  if (item.fn.length >= 3 && item.fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_PLUGIN_ASYNC_DONE', pluginName(item.fn, item.opts))
   // The plugin gets its options whole, `prefix` included, as in Fastify; a
   // shared plugin (fastify-plugin) has no context of its own to prefix.
   const prefix = item.opts.prefix
@@ -99,6 +102,7 @@ async function loadPlugin (core, parentCtx, item) {
   // What the plugin registers (and hooks it defers) loads before the
   // siblings queued after it, as avvio orders it: a shared plugin, which
   // adds to its parent's context, gets a queue of its own meanwhile.
+  checkPluginDecorators(core, item.fn, instance)
   const outer = ctx.pending
   if (ctx === parentCtx) ctx.pending = []
   try {
@@ -179,6 +183,32 @@ function pluginTimeoutError (core, fn, opts) {
   // Fastify's carries the cause avvio gives it
   if (core.fastifyErrors) err.cause = Object.assign(new Error('Plugin did not start in time'), { code: 'AVV_ERR_PLUGIN_EXEC_TIMEOUT' })
   return err
+}
+
+/**
+ * The decorators a plugin declares it needs (fastify-plugin's `decorators:
+ * { fastify, request, reply }`) must be there when it loads: one missing
+ * fails the plugin, and ready(), before the plugin runs.
+ * @param {Core} core
+ * @param {Function} fn
+ * @param {any} instance  the instance the plugin gets
+ */
+function checkPluginDecorators (core, fn, instance) {
+  const meta = /** @type {any} */ (fn)[Symbol.for('plugin-meta')] ?? /** @type {any} */ (fn)[kPlugin]
+  const needs = meta?.decorators
+  if (needs === null || typeof needs !== 'object') return
+  const by = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
+  /** @type {[string, string, (name: string) => boolean][]} */
+  const kinds = [
+    ['fastify', 'Fastify', (name) => name in instance],
+    ['request', 'Request', (name) => instance.hasRequestDecorator(name)],
+    ['reply', 'Reply', (name) => instance.hasReplyDecorator(name)]
+  ]
+  for (const [key, where, has] of kinds) {
+    for (const name of needs[key] ?? []) {
+      if (!has(name)) throw core.error('HP_ERR_PLUGIN_MISSING_DECORATOR', String(name), by, where)
+    }
+  }
 }
 
 /**

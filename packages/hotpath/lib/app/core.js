@@ -4,7 +4,7 @@
 import { Context } from './context.js'
 import { checkSchemaErrorFormatter } from '../routing/route.js'
 import { createError, createFastifyError } from '../errors.js'
-import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
+import { createLogger, missingLoggerMethods, LOGGER_METHODS, FASTIFY_SERIALIZERS } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
@@ -123,8 +123,22 @@ export class Core {
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
     /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */
     this.fastifyLogs = format === 'fastify'
-    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
-    this.logger = createLogger(options.loggerInstance ?? options.logger, this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
+    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino
+    // instance); `logger` takes one too, except with errorFormat 'fastify'
+    // (Fastify 5 takes only options there)
+    // an object with some of a logger's methods but not all is neither
+    const instance = options.loggerInstance
+    if (instance !== undefined && instance !== null) {
+      if (options.logger !== undefined && options.logger !== null && options.logger !== false) throw this.error('HP_ERR_LOGGER_AND_INSTANCE')
+      const missing = missingLoggerMethods(instance)
+      if (missing.length === LOGGER_METHODS.length) throw this.error('HP_ERR_LOGGER_INSTANCE', typeof instance)
+      if (missing.length > 0) throw this.error('HP_ERR_LOGGER_INVALID', missing.join(','))
+    } else if (options.logger !== null && typeof options.logger === 'object') {
+      const missing = missingLoggerMethods(options.logger)
+      if (missing.length > 0 && missing.length < LOGGER_METHODS.length) throw this.error('HP_ERR_LOGGER_INVALID', missing.join(','))
+      if (missing.length === 0 && this.fastifyErrors) throw this.error('HP_ERR_LOGGER_CONFIG')
+    }
+    this.logger = createLogger(instance ?? options.logger, this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */

@@ -80,7 +80,7 @@ export class Hotpath {
     const core = this._core
     if (options === null || typeof options !== 'object') throw createError('HP_ERR_INVALID_ROUTE', 'route() expects an options object')
     const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
-    if (core.locked) throw createError('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
+    if (core.locked) throw core.error('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
     // `path` is Fastify's other name for `url`
     if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
     const bodyLimit = options.bodyLimit
@@ -97,7 +97,6 @@ export class Hotpath {
       // a body schema on a method whose bodies are never parsed would never run
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
-    for (const name of REQUEST_HOOKS) checkHookOption(core, name, options[name])
     // null: the app's level, as no logLevel
     if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
@@ -115,6 +114,12 @@ export class Hotpath {
     /** @type {Record<string, any> | null} */
     const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
     for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
+    // the route's hooks as the onRoute hooks left them, as Fastify checks them
+    for (const name of REQUEST_HOOKS) {
+      // null is no hook in hotpath; Fastify refuses it on a route
+      if (routeOptions[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
+      checkHookOption(core, name, routeOptions[name])
+    }
     const url = routeOptions.url
     const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
     for (const method of methods) {
@@ -134,6 +139,7 @@ export class Hotpath {
    * @param {any} [b]
    */
   _shorthand (methods, path, a, b) {
+    if (typeof path !== 'string') throw this._core.error('HP_ERR_INVALID_URL', typeof path)
     const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? a?.handler }
     return this.route({ ...options, method: methods, url: path })
   }
@@ -177,7 +183,7 @@ export class Hotpath {
    */
   addHttpMethod (method, { hasBody = false, overrideExisting = false } = {}) {
     const core = this._core
-    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw createError('HP_ERR_INVALID_OPTION', 'addHttpMethod', `Provided method is invalid! ${JSON.stringify(method)} is not one of the methods Node.js parses`)
+    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw core.error('HP_ERR_HTTP_METHOD_INVALID', JSON.stringify(method))
     if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method)) && !warnedOverride) {
       // Fastify's deprecation of this use of its API, once per process as Fastify warns
       warnedOverride = true
@@ -229,7 +235,7 @@ export class Hotpath {
    * @param {{ name: string, storage: Function, deriveConstraint: Function, validate?: Function, mustMatchWhenDerived?: boolean }} strategy
    */
   addConstraintStrategy (strategy) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'constraintStrategy')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addConstraintStrategy', '')
     this._core.routes.addConstraintStrategy(strategy)
     return this
   }
@@ -268,9 +274,11 @@ export class Hotpath {
   addHook (name, fn) {
     const core = this._core
     if (typeof name !== 'string') throw core.error('HP_ERR_HOOK_INVALID_TYPE', typeof name)
-    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
+    // what it got, in Fastify's words: null or undefined as such, anything
+    // else by its [object Type]
+    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, fn === null || fn === undefined ? String(fn) : Object.prototype.toString.call(fn))
     checkAsyncHook(core, name, fn)
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
+    if (this._core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'addHook', ` (${name})`)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
@@ -294,8 +302,8 @@ export class Hotpath {
 
   /** @param {Function} fn */
   setErrorHandler (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setErrorHandler', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'errorHandler')
+    if (typeof fn !== 'function') throw this._core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
     this._ctx.errorHandler = fn
     return this
   }
@@ -307,7 +315,7 @@ export class Hotpath {
    */
   setValidatorCompiler (compile) {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'validatorCompiler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setValidatorCompiler', '')
     this._ctx.schemaController.setValidatorCompiler(compile)
     return this
   }
@@ -334,7 +342,7 @@ export class Hotpath {
    * @param {{ bucket?: Function, compilersFactory?: { buildValidator?: Function, buildSerializer?: Function } }} options
    */
   setSchemaController (options) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'schemaController')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaController', '')
     const ctx = this._ctx
     ctx.schemaController = buildSchemaController(ctx.schemaController, options, this._core.error.bind(this._core))
     return this
@@ -350,7 +358,7 @@ export class Hotpath {
    */
   setSchemaErrorFormatter (formatter) {
     checkSchemaErrorFormatter(this._core, formatter)
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'schemaErrorFormatter')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaErrorFormatter', '')
     this._ctx.schemaErrorFormatter = formatter
     return this
   }
@@ -362,7 +370,7 @@ export class Hotpath {
    */
   setSerializerCompiler (compile) {
     if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setSerializerCompiler', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'serializerCompiler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSerializerCompiler', '')
     this._ctx.schemaController.setSerializerCompiler(compile)
     return this
   }
@@ -380,7 +388,7 @@ export class Hotpath {
     }
     if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected a function')
     if (opts === null || typeof opts !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected an options object before the handler')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'notFoundHandler')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setNotFoundHandler', '')
     /** @type {Record<string, Function | Function[]>} */
     const hooks = {}
     // Fastify's two: hooks for the not-found route only, run after the context's own
@@ -406,7 +414,7 @@ export class Hotpath {
    * @param {Function} [fn]
    */
   addContentTypeParser (type, opts, fn) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'contentTypeParser')
+    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'addContentTypeParser')
     if (typeof opts === 'function') {
       fn = opts
       opts = {}
@@ -430,7 +438,7 @@ export class Hotpath {
    * @param {string | RegExp | readonly (string | RegExp)[]} type
    */
   removeContentTypeParser (type) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeContentTypeParser')
+    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeContentTypeParser')
     const table = this._ctx.ownParsers()
     for (const t of Array.isArray(type) ? type : [type]) table.remove(t, this._core)
     return this
@@ -438,7 +446,7 @@ export class Hotpath {
 
   /** Removes every parser of this context, the built-in ones too. */
   removeAllContentTypeParsers () {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'removeAllContentTypeParsers')
+    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeAllContentTypeParsers')
     this._ctx.ownParsers().removeAll()
     return this
   }
@@ -477,7 +485,7 @@ export class Hotpath {
     if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
     // (err, req, res, next) is error middleware, as in Express: it runs
     // when a route or an earlier middleware fails, before the error handler
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'use')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'use', '')
     for (const fn of fns) this._ctx.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
     this._ctx.usesMiddleware = true
     return this
@@ -491,7 +499,7 @@ export class Hotpath {
    * @param {any} schema
    */
   addSchema (schema) {
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'addSchema')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addSchema', '')
     addSchemaTo(this._core, this._ctx, plainSchema(schema))
     return this
   }
@@ -517,9 +525,10 @@ export class Hotpath {
     if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
     if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
+    const target = ownInstance(this)
     const v = /** @type {any} */ (value)
-    if (isAccessor(v)) Object.defineProperty(this, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
-    else /** @type {any} */ (this)[name] = value
+    if (isAccessor(v)) Object.defineProperty(target, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
+    else /** @type {any} */ (target)[name] = value
     return this
   }
 
@@ -602,7 +611,7 @@ export class Hotpath {
     if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
     const pluginFn = typeof fn === 'function' ? fn : fn?.default
     if (typeof pluginFn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function')
-    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: this })
+    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: ownInstance(this) })
     return this._loading()
   }
 
@@ -617,7 +626,7 @@ export class Hotpath {
       const core = this._core
       return loadPlugins(core, this._ctx).then(() => { if (core.loadError !== null) throw core.loadError })
     }
-    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
+    this._ctx.pending.push({ fn, opts: {}, instance: ownInstance(this), after: fn })
     return this._loading()
   }
 
@@ -751,6 +760,17 @@ if (typeof Symbol.asyncDispose === 'symbol') {
 }
 
 /**
+ * The instance itself when called through what register() and after()
+ * return (the instance with then(), made with Object.create): a decorator
+ * added there, or a plugin registered there, belongs to the instance.
+ * @param {any} instance
+ * @returns {any}
+ */
+function ownInstance (instance) {
+  return Object.hasOwn(instance, 'then') ? Object.getPrototypeOf(instance) : instance
+}
+
+/**
  * A hook given as a route option: a function, an array of them, or nothing
  * (undefined or null, as Fastify takes both).
  * @param {import('./core.js').Core} core
@@ -772,7 +792,7 @@ function checkHookOption (core, name, h) {
  * would answer twice, or throw), and is refused when added.
  * @type {Record<string, number>}
  */
-const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 1, onReady: 0, onListen: 0 }
+const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 2, onReady: 0, onListen: 0 }
 
 /**
  * @param {import('./core.js').Core} core
@@ -780,7 +800,8 @@ const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2
  * @param {Function} fn
  */
 function checkAsyncHook (core, name, fn) {
-  const args = HOOK_ARGS[name]
+  // Fastify's onRequestAbort takes (request, done); hotpath's (req, reply)
+  const args = name === 'onRequestAbort' && core.fastifyErrors ? 1 : HOOK_ARGS[name]
   if (args !== undefined && fn.length > args && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_HOOK_ASYNC_DONE', name)
 }
 
@@ -837,7 +858,8 @@ function prefixRootPaths (prefix, mode, ignoreTrailingSlash) {
  * @param {string | symbol} name
  */
 function requireDecorators (core, dependencies, has, name) {
-  if (!Array.isArray(dependencies)) return
+  if (dependencies === undefined || dependencies === null) return
+  if (!Array.isArray(dependencies)) throw core.error('HP_ERR_DEC_DEPENDENCY_INVALID_TYPE', String(name))
   for (const dep of dependencies) {
     if (!has(dep)) throw core.error('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
   }

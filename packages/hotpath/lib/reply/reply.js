@@ -2,7 +2,6 @@
 // the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
 // request's position in the `_` fields when it goes async.
 import { sendPayload, serializeFor } from './send.js'
-import { createError } from '../errors.js'
 import { unpark } from '../lifecycle/kernel.js'
 import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
 
@@ -64,7 +63,7 @@ export class Reply {
   /** @param {number} statusCode */
   code (statusCode) {
     if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
-      throw createError('HP_ERR_INVALID_OPTION', 'statusCode', `${statusCode} is not a status code between 100 and 599`)
+      throw this.route.app.error('HP_ERR_BAD_STATUS_CODE', String(statusCode))
     }
     this.statusCode = statusCode
     // code that reads the status from reply.raw (as Fastify's reply.code()

@@ -25,6 +25,14 @@ export function sendPayload (reply, payload) {
       return
     }
     payload = errorPayload(reply, payload)
+    if (reply.route.app.fastifyErrors) {
+      // Fastify's error body skips the preSerialization hooks (one that
+      // failed would fail again on it): serialized, then onSend
+      reply.sent = true
+      if (payloadKind(payload) === KIND_JSON) serialize(reply, payload)
+      else onSend(reply, payload)
+      return
+    }
   }
   reply.sent = true
   if (payloadKind(payload) === KIND_JSON) {

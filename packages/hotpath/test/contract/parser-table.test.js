@@ -99,8 +99,8 @@ test('hasContentTypeParser: exact types, RegExps by source and flags, per contex
   await app.ready()
   assert.equal(inChild, true)
   assert.equal(app.hasContentTypeParser('application/jsoff'), false)
-  assert.throws(() => app.removeContentTypeParser('text/plain'), { code: 'HP_ERR_HOOK_AFTER_READY' })
-  assert.throws(() => app.removeAllContentTypeParsers(), { code: 'HP_ERR_HOOK_AFTER_READY' })
+  assert.throws(() => app.removeContentTypeParser('text/plain'), { code: 'HP_ERR_PARSER_AFTER_READY' })
+  assert.throws(() => app.removeAllContentTypeParsers(), { code: 'HP_ERR_PARSER_AFTER_READY', message: 'removeAllContentTypeParsers was called after ready()' })
   await app.close()
 })
 

@@ -14,6 +14,14 @@ test('hooks: a name that is not a string, an unknown name, a hook that is not a 
   assert.throws(() => app.addHook(/** @type {any} */ ('onArrival'), () => {}), { code: 'HP_ERR_HOOK_NOT_SUPPORTED', message: "Unknown hook 'onArrival'" })
   assert.throws(() => app.addHook('onRequest', /** @type {any} */ (42)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onRequest hook must be a function, got [object Number]' })
   assert.throws(() => app.get('/', { preHandler: [() => {}, /** @type {any} */ ('x')] }, () => 'ok'), { code: 'HP_ERR_INVALID_HOOK', message: 'The preHandler hook must be a function, got [object String]' })
+  assert.throws(() => app.addHook('onSend', /** @type {any} */ (null)), { code: 'HP_ERR_INVALID_HOOK', message: 'The onSend hook must be a function, got null' })
+  // the hooks are checked as the onRoute hooks leave them
+  const routed = hotpath()
+  routed.addHook('onRoute', (/** @type {any} */ r) => { r.onSend = [undefined] })
+  assert.throws(() => routed.get('/', () => 'ok'), { code: 'HP_ERR_INVALID_HOOK', message: 'The onSend hook must be a function, got [object Undefined]' })
+  // a route hook given as null is no hook; Fastify refuses it
+  app.get('/', { onRequest: null }, () => 'ok')
+  assert.throws(() => fastify().get('/', { onRequest: null }, () => 'ok'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'onRequest hook should be a function, instead got [object Null]' })
 })
 
 test('an async hook that declares done is refused, by addHook and as a route option', () => {
@@ -26,6 +34,10 @@ test('an async hook that declares done is refused, by addHook and as a route opt
   app.addHook('onRequest', (req, reply, done) => { done() })
   app.addHook('onSend', async (req, reply, payload) => payload)
   app.get('/', { preHandler: async (req, reply) => {} }, () => 'ok')
+  app.addHook('onRequestAbort', async (req, reply) => {})
+  assert.throws(() => app.addHook('onRequestAbort', async (req, reply, done) => {}), { code: 'HP_ERR_HOOK_ASYNC_DONE' })
+  // Fastify's onRequestAbort takes (request, done)
+  assert.throws(() => fastify().addHook('onRequestAbort', async (req, done) => {}), { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER' })
 })
 
 test('decorateRequest and decorateReply refuse an object or array value; decorate takes one', () => {
@@ -37,8 +49,10 @@ test('decorateRequest and decorateReply refuse an object or array value; decorat
   app.decorate('config', { region: 'eu' })
 })
 
-test("a route's bodyLimit must be a positive integer, and its logLevel a level or null", async () => {
+test("a route's path is a string, its bodyLimit a positive integer, and its logLevel a level or null", async () => {
   const app = hotpath()
+  assert.throws(() => app.get(/** @type {any} */ (/^\/a/), () => 'ok'), { code: 'HP_ERR_INVALID_URL', message: "A route's path must be a string, got object" })
+  assert.throws(() => fastify().get(/** @type {any} */ (1), () => 'ok'), { code: 'FST_ERR_INVALID_URL', message: "URL must be a string. Received 'number'" })
   assert.throws(() => app.post('/', { bodyLimit: 10.5 }, () => 'ok'), { code: 'HP_ERR_ROUTE_BODY_LIMIT', message: "A route's bodyLimit must be a positive integer, got '10.5'" })
   assert.throws(() => app.post('/', { bodyLimit: /** @type {any} */ ('big') }, () => 'ok'), { code: 'HP_ERR_ROUTE_BODY_LIMIT' })
   app.get('/', { logLevel: /** @type {any} */ (null) }, () => 'ok')
@@ -72,6 +86,38 @@ test("errorFormat 'fastify': Fastify's codes and messages, as instances of error
   }
 })
 
+test('setErrorHandler takes a function, addHttpMethod a method Node.js parses, reply.code() a status', async () => {
+  for (const [make, codes] of /** @type {const} */ ([[hotpath, ['HP_ERR_ERROR_HANDLER_NOT_FN', 'HP_ERR_HTTP_METHOD_INVALID', 'HP_ERR_BAD_STATUS_CODE']], [fastify, ['FST_ERR_ERROR_HANDLER_NOT_FN', 'FST_ERR_ROUTE_METHOD_INVALID', 'FST_ERR_BAD_STATUS_CODE']]])) {
+    const app = make()
+    assert.throws(() => app.setErrorHandler(/** @type {any} */ ('handler')), { code: codes[0] })
+    assert.throws(() => app.addHttpMethod('FETCH'), { code: codes[1] })
+    /** @type {unknown} */
+    let thrown
+    app.get('/', (req, reply) => {
+      try { reply.code(42) } catch (err) { thrown = err }
+      return 'ok'
+    })
+    assert.equal((await app.inject('/')).statusCode, 200)
+    assert.equal(/** @type {any} */ (thrown).code, codes[2])
+    if (make === fastify) assert.equal(/** @type {any} */ (thrown).message, 'Called reply with an invalid status code: 42')
+    await app.close()
+  }
+})
+
+test('after ready(): routes, hooks and parsers are refused, with Fastify\'s codes under errorFormat \'fastify\'', async () => {
+  const app = hotpath()
+  await app.ready()
+  assert.throws(() => app.addHook('onRequest', () => {}), { code: 'HP_ERR_HOOK_AFTER_READY', message: 'addHook (onRequest) was called after ready()' })
+  assert.throws(() => app.addContentTypeParser('a/b', () => 1), { code: 'HP_ERR_PARSER_AFTER_READY', message: 'addContentTypeParser was called after ready()' })
+  const f = fastify()
+  await f.ready()
+  assert.throws(() => f.get('/late', () => 'ok'), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot add route!' })
+  assert.throws(() => f.setErrorHandler(() => {}), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "setErrorHandler"!' })
+  assert.throws(() => f.addContentTypeParser('a/b', () => 1), { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED', message: 'Cannot call "addContentTypeParser" when fastify instance is already started!' })
+  await app.close()
+  await f.close()
+})
+
 test('errorCodes: constructors called with or without new, as instances of their own code only', () => {
   const a = errorCodes.FST_ERR_VALIDATION('the name is missing')
   const b = new errorCodes.FST_ERR_CTP_ALREADY_PRESENT('a/b')
@@ -82,7 +128,10 @@ test('errorCodes: constructors called with or without new, as instances of their
   assert.equal(b.message, "Content type parser 'a/b' already present.")
   assert.equal(String(b), "FastifyError [FST_ERR_CTP_ALREADY_PRESENT]: Content type parser 'a/b' already present.")
   const cause = new Error('low')
-  assert.equal(errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE({ cause }).cause, cause)
+  const withCause = errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE({ cause })
+  assert.equal(withCause.cause, cause)
+  assert.equal(withCause.message, 'Unsupported Media Type')
+  assert.equal(errorCodes.FST_ERR_BAD_STATUS_CODE(42, { cause }).message, 'Called reply with an invalid status code: 42')
   assert.equal(errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE().statusCode, 415)
 })
 
@@ -144,4 +193,70 @@ test('an injected body of another length than its Content-Length is refused', as
     assert.deepEqual(ok.json(), { body: 'abcdef' })
     await app.close()
   }
+})
+
+test('a plugin that declares the decorators it needs fails ready() when one is missing', async () => {
+  /** @param {Record<string, string[]>} decorators */
+  const needing = (decorators) => Object.assign(async () => {}, { [Symbol.for('plugin-meta')]: { name: 'needy', decorators } })
+  const app = hotpath()
+  app.decorate('db', {})
+  app.decorateReply('problem', null)
+  app.register(needing({ fastify: ['db'], reply: ['problem'] }))
+  await app.ready()
+
+  const missing = hotpath()
+  missing.register(needing({ request: ['user'] }))
+  await assert.rejects(missing.ready(), { code: 'HP_ERR_PLUGIN_MISSING_DECORATOR', message: "The decorator 'user' required by 'needy' is missing from Request" })
+  const f = fastify()
+  f.register(needing({ fastify: ['db'] }))
+  await assert.rejects(f.ready(), { code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: "The decorator 'db' required by 'needy' is not present in Fastify" })
+})
+
+test('a decorator added through what register() and after() return belongs to the instance', async () => {
+  const app = hotpath()
+  /** @type {unknown[]} */
+  const seen = []
+  app.register(async () => {}).after((err, instance, done) => {
+    assert.equal(err, null)
+    instance.decorate('fromAfter', 1)
+    done()
+  })
+  app.register(async (child) => { seen.push(/** @type {any} */ (child).fromAfter) })
+  app.register(async () => {}).decorate('chained', 2)
+  await app.ready()
+  assert.deepEqual(seen, [1])
+  assert.equal(/** @type {any} */ (app).fromAfter, 1)
+  assert.equal(/** @type {any} */ (app).chained, 2)
+})
+
+test('logger and loggerInstance: one of them, and a logger as loggerInstance', async () => {
+  const { default: pino } = await import('pino')
+  const log = pino({ level: 'silent' })
+  assert.throws(() => hotpath({ logger: true, loggerInstance: log }), { code: 'HP_ERR_LOGGER_AND_INSTANCE' })
+  assert.throws(() => hotpath({ loggerInstance: /** @type {any} */ ({ level: 'info' }) }), { code: 'HP_ERR_LOGGER_INSTANCE', message: /got object/ })
+  // hotpath's own entry takes a logger as `logger` too; Fastify 5 (and
+  // errorFormat 'fastify') only as loggerInstance
+  await hotpath({ logger: log }).close()
+  await hotpath({ logger: false, loggerInstance: log }).close()
+  assert.throws(() => fastify({ logger: log }), { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' })
+  assert.throws(() => fastify({ logger: { level: 'info' }, loggerInstance: log }), { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED' })
+  assert.throws(() => fastify({ loggerInstance: /** @type {any} */ ({ level: 'info' }) }), { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE' })
+  // some of a logger's methods but not all: neither a logger nor options
+  assert.throws(() => hotpath({ logger: /** @type {any} */ (console) }), { code: 'HP_ERR_LOGGER_INVALID', message: "The logger lacks the methods 'fatal,child'" })
+  const childless = { info: log.info, error: log.error, debug: log.debug, fatal: log.fatal, warn: log.warn, trace: log.trace }
+  assert.throws(() => fastify({ loggerInstance: /** @type {any} */ (childless) }), { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): 'child'." })
+})
+
+test('an async plugin that declares done fails ready(); decorator dependencies are an array', async () => {
+  const app = hotpath()
+  app.register(async function mixed (instance, opts, done) { done() })
+  await assert.rejects(app.ready(), { code: 'HP_ERR_PLUGIN_ASYNC_DONE', message: /async plugin 'mixed' declares a 'done'/ })
+  const f = fastify()
+  f.register(async function mixed (instance, opts, done) { done() })
+  await assert.rejects(f.ready(), { code: 'FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', message: 'The mixed plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.' })
+
+  const d = hotpath()
+  assert.throws(() => d.decorate('a', 1, /** @type {any} */ ('b')), { code: 'HP_ERR_DEC_DEPENDENCY_INVALID_TYPE' })
+  assert.throws(() => fastify().decorateRequest('a', null, /** @type {any} */ ({})), { code: 'FST_ERR_DEC_DEPENDENCY_INVALID_TYPE', message: "The dependencies of decorator 'a' must be of type Array." })
+  d.decorate('b', 1, null)
 })

@@ -106,7 +106,10 @@ function requestFrom (opts) {
     }
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(body.length)
   }
-  return new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
+  const req = new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
+  // light-my-request's simulate.error: the body stream fails after its bytes
+  if (opts.simulate?.error === true) req.bodyError = new Error('Simulated')
+  return req
 }
 
 /** @param {Record<string, unknown>} query */

@@ -50,6 +50,8 @@ export class InjectRequest {
     this.body = undefined
     /** readBody took the body */
     this.consumed = false
+    /** light-my-request's `simulate: { error: true }`: the body fails with this after its bytes @type {Error | null} */
+    this.bodyError = null
   }
 
   /** What middleware and req.ip find: a socket-like record, never written to. */
@@ -84,6 +86,7 @@ export class InjectRequest {
     const body = this.payload ?? EMPTY
     this.consumed = true
     if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+    else if (this.bodyError !== null) done(Object.assign(createError('HP_ERR_REQUEST_ABORTED'), { cause: this.bodyError }))
     else if (this.lengthMismatch(body.length)) done(createError('HP_ERR_INVALID_CONTENT_LENGTH'))
     else done(null, body)
   }
@@ -106,9 +109,22 @@ export class InjectRequest {
     // reader finds it ended, as on node:http
     // bytes, as a socket's body stream gives them (Readable.from alone
     // would make one object of the body, taken whole by any read(n))
-    if (this.stream === null) this.stream = Readable.from(this.payload === null || this.consumed ? [] : [this.payload], { objectMode: false })
+    if (this.stream === null) {
+      const chunks = this.payload === null || this.consumed ? [] : [this.payload]
+      this.stream = this.bodyError === null ? Readable.from(chunks, { objectMode: false }) : Readable.from(failAfter(chunks, this.bodyError), { objectMode: false })
+    }
     return this.stream
   }
+}
+
+/**
+ * The body's bytes, then its simulated failure.
+ * @param {Buffer[]} chunks
+ * @param {Error} err
+ */
+async function * failAfter (chunks, err) {
+  yield * chunks
+  throw err
 }
 
 /**
