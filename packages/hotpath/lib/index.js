@@ -2,6 +2,7 @@
 import { Core, Hotpath } from './app/hotpath.js'
 import { plugin } from './app/plugin.js'
 import { HttpError } from './errors.js'
+import { initChannel } from './lifecycle/tracing.js'
 
 /**
  * Creates an app.
@@ -11,6 +12,9 @@ export function hotpath (options = {}) {
   const core = new Core(options ?? {})
   const app = new Hotpath(core, core.root)
   core.root.instance = app
+  // as Fastify does, so that a subscriber (an instrumentation) can add its
+  // hooks and plugins to every app (docs/observability.md)
+  if (initChannel.hasSubscribers) initChannel.publish({ fastify: app })
   return app
 }
 

@@ -7,6 +7,7 @@ import { NOOP_LOGGER } from '../logger.js'
 import { isThenable, park, runHooks } from './kernel.js'
 import { errorBody } from '../reply/error-body.js'
 import { writeError, writeClientError } from '../reply/last-resort.js'
+import { tracedThenable } from './tracing.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
 
@@ -69,7 +70,8 @@ function callErrorHandler (reply) {
   }
   if (reply.sent) return
   if (isThenable(r)) {
-    park(reply, r, errorHandlerResolved, errorHandlerFailed)
+    // under a handler's trace, asyncStart/asyncEnd surround its outcome too
+    park(reply, reply._trace === null ? r : tracedThenable(reply, r, errorStatus), errorHandlerResolved, errorHandlerFailed)
     return
   }
   afterErrorHandler(reply, r)
@@ -179,6 +181,16 @@ function logError (log, err, status, fastify) {
     return
   }
   log.info({ res: { statusCode: status }, error: { type: err.name, code: /** @type {any} */ (err).code, message: err.message } }, 'request rejected')
+}
+
+/**
+ * The status handleError() answers an error with when the reply has no
+ * error status yet (what the tracing channel reports before it runs).
+ * @param {Reply} reply
+ * @param {unknown} error
+ */
+export function errorStatus (reply, error) {
+  return statusOf(reply.route.app.exposeErrorMessages ? error : toError(error))
 }
 
 /**

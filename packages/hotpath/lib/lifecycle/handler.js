@@ -3,8 +3,9 @@
 // there (../reply/send.js).
 import { createError } from '../errors.js'
 import { isThenable, park, runHooks } from './kernel.js'
-import { handleError, stageFailed } from './handle-error.js'
+import { errorStatus, handleError, stageFailed } from './handle-error.js'
 import { sendPayload } from '../reply/send.js'
+import { handlerChannel, publishError, startTrace, tracedThenable } from './tracing.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
 
@@ -12,11 +13,55 @@ import { sendPayload } from '../reply/send.js'
 export function handlerStage (reply) {
   const route = reply.route
   if (route.preHandler === null) callHandler(reply)
-  else runHooks(reply, route.preHandler, 0, callHandler, stageFailed)
+  else runHooks(reply, route.preHandler, 0, callHandler, preHandlerFailed)
+}
+
+/**
+ * A preHandler hook failed. Traced, as in Fastify, as a handler that
+ * failed at once: start, error, end around the error path.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function preHandlerFailed (reply, err) {
+  if (handlerChannel.hasSubscribers && !reply.route.notFound && !reply.sent) {
+    const trace = startTrace(reply)
+    handlerChannel.start.runStores(trace, tracedFailure, undefined, reply, err)
+  } else {
+    stageFailed(reply, err)
+  }
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function tracedFailure (reply, err) {
+  try {
+    publishError(reply, err, errorStatus)
+    handleError(reply, err)
+  } finally {
+    handlerChannel.end.publish(reply._trace)
+  }
+}
+
+/**
+ * The one check tracing costs a request: with a subscriber to the handler
+ * channel (./tracing.js), the handler runs traced. A not-found route's
+ * handler is not traced, as in Fastify: the 404 of a route that called
+ * reply.callNotFound() is within that route's trace.
+ * @param {Reply} reply
+ */
+function callHandler (reply) {
+  if (handlerChannel.hasSubscribers && !reply.route.notFound) {
+    const trace = startTrace(reply)
+    handlerChannel.start.runStores(trace, tracedHandler, undefined, reply)
+  } else {
+    runHandler(reply)
+  }
 }
 
 /** @param {Reply} reply */
-function callHandler (reply) {
+function runHandler (reply) {
   const route = reply.route
   let r
   try {
@@ -30,6 +75,33 @@ function callHandler (reply) {
     return
   }
   afterHandler(reply, r, false)
+}
+
+/**
+ * runHandler's traced twin, within the trace's start (its stores entered)
+ * and end: a throw is published on the error channel before the error path
+ * runs; a thenable is parked with asyncStart/asyncEnd around its outcome.
+ * @param {Reply} reply
+ */
+function tracedHandler (reply) {
+  const route = reply.route
+  try {
+    let r
+    try {
+      r = route.handler.call(route.instance, reply.request, reply)
+    } catch (err) {
+      publishError(reply, err, errorStatus)
+      handleError(reply, err)
+      return
+    }
+    if (isThenable(r)) {
+      park(reply, tracedThenable(reply, r, errorStatus), handlerResolved, stageFailed)
+      return
+    }
+    afterHandler(reply, r, false)
+  } finally {
+    handlerChannel.end.publish(reply._trace)
+  }
 }
 
 /**

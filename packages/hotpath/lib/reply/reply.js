@@ -58,6 +58,8 @@ export class Reply {
     this._onResolve = null
     /** @type {((err: unknown) => void) | null} */
     this._onReject = null
+    /** @type {import('../lifecycle/tracing.js').HandlerTrace | null} the handler's tracing message, when the handler channel has subscribers */
+    this._trace = null
   }
 
   /** @param {number} statusCode */
