@@ -34,19 +34,22 @@ function head (path, extra, body) {
 eachMode('preParsing that returns the request stream', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
-  const state = { aborts: 0, handlers: 0 }
+  const state = { aborts: 0, handlers: 0, seen: 0 }
   before(async () => {
     s = await setup(mode, (app) => {
       const handler = (/** @type {any} */ req) => { state.handlers++; return { length: req.body.a.length } }
       const onRequestAbort = () => { state.aborts++ }
-      app.post('/sync', { preParsing: (_req, _reply, payload) => payload, onRequestAbort }, handler)
-      app.post('/async', { preParsing: async (_req, _reply, payload) => payload, onRequestAbort }, handler)
+      // counts the requests the server has begun, so a test leaves only once its request is there
+      const onRequest = () => { state.seen++ }
+      app.post('/sync', { preParsing: (_req, _reply, payload) => payload, onRequest, onRequestAbort }, handler)
+      app.post('/async', { preParsing: async (_req, _reply, payload) => payload, onRequest, onRequestAbort }, handler)
       // holds the stream, with nobody listening to it, while the client leaves
       app.post('/slow', {
         preParsing: async (_req, _reply, payload) => { await sleep(300); return payload },
+        onRequest,
         onRequestAbort
       }, handler)
-      app.post('/plain', { onRequestAbort }, handler)
+      app.post('/plain', { onRequest, onRequestAbort }, handler)
       // the body is replaced, so nobody reads what the client sent; the
       // handler never answers
       app.post('/replaced-never', {
@@ -77,10 +80,12 @@ eachMode('preParsing that returns the request stream', (mode) => {
     test(`${path}: the client leaves mid-body: the request is aborted once, the process stays up`, async () => {
       const aborts = state.aborts
       const handlers = state.handlers
+      const seen = state.seen
       const socket = net.connect(s.port, '127.0.0.1')
       socket.on('error', () => {})
       socket.write(head(path, '', BIG.slice(0, 1000)))
-      await sleep(100)
+      // leave once the server has the request (on a loaded machine that can take a while)
+      assert.ok(await waitFor(() => state.seen === seen + 1), 'the request reached the server')
       socket.destroy()
       assert.ok(await waitFor(() => state.aborts === aborts + 1), 'onRequestAbort ran')
       await sleep(400) // past /slow's hook
