@@ -282,7 +282,7 @@ export class Hotpath {
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
-      const hook = adaptRequestHook(name, fn)
+      const hook = adaptRequestHook(name, fn, core.fastifyErrors)
       const add = () => { ctx.addHook(name, hook) }
       // After plugins registered here but not loaded yet, as avvio orders
       // it: their hooks on this context come first.

@@ -40,12 +40,29 @@ export function adaptParser (fn) {
  * function is never a callback hook: its promise is its answer.
  * @param {string} name  a request hook name
  * @param {Function} fn
+ * @param {boolean} [fastifyForm]  the app takes Fastify's hook signatures (errorFormat 'fastify')
  * @returns {Function}
  */
-export function adaptRequestHook (name, fn) {
+export function adaptRequestHook (name, fn, fastifyForm = false) {
+  // Fastify's onRequestAbort is (request, done): with Fastify's forms
+  // (hotpath/fastify), its second parameter is the callback, not the reply
+  if (fastifyForm && name === 'onRequestAbort') return fn.length < 2 || isAsync(fn) ? fn : requestOnly(fn)
   const args = ARGS[name]
   if (args === undefined || fn.length <= args || isAsync(fn)) return fn
   return args === 2 ? twoArgs(fn) : threeArgs(fn)
+}
+
+/** @param {Function} fn  a hook taking (request, done) */
+function requestOnly (fn) {
+  /**
+   * @this {unknown}
+   * @param {unknown} req
+   */
+  return function callbackHook (req) {
+    const call = new Call()
+    call.follow(fn.call(this, req, call.done))
+    return call.result()
+  }
 }
 
 /** @param {Function} fn */

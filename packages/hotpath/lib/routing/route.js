@@ -114,7 +114,7 @@ export class Route {
       if (own !== undefined && own !== null) {
         for (const fn of Array.isArray(own) ? own : [own]) {
           if (typeof fn !== 'function') throw this.app.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
-          list.push(adaptRequestHook(name, fn))
+          list.push(adaptRequestHook(name, fn, this.app.fastifyErrors))
         }
       }
       self[name] = list.length === 0 ? null : list
