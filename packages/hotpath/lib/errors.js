@@ -51,6 +51,10 @@ export const ERRORS = {
   HP_ERR_INVALID_ROUTE: { status: 500, message: 'Invalid route: %s' },
   HP_ERR_INVALID_HOOK: { status: 500, message: "Invalid hook '%s': %s" },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
+  HP_ERR_BAD_STATUS_CODE: { status: 500, message: 'Invalid status code %s: expected an integer between 100 and 599' },
+  HP_ERR_ERROR_HANDLER_NOT_FN: { status: 500, message: 'The error handler must be a function' },
+  HP_ERR_ERROR_HANDLER_SET: { status: 500, message: 'An error handler is already set in this context, and allowErrorHandlerOverride is false' },
+  HP_ERR_ROUTE_ERROR_HANDLER: { status: 500, message: 'The errorHandler of route %s:%s must be a function' },
   HP_ERR_UNSUPPORTED_OPTION: { status: 500, message: 'Option %s is not supported: %s' },
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s: %s' },
   HP_ERR_SCHEMA_ERROR_FORMATTER: { status: 500, message: "schemaErrorFormatter must be a function that is not async, got '%s'" },
@@ -69,6 +73,10 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  HP_ERR_BAD_STATUS_CODE: { code: 'FST_ERR_BAD_STATUS_CODE', message: 'Called reply with an invalid status code: %s' },
+  HP_ERR_ERROR_HANDLER_NOT_FN: { code: 'FST_ERR_ERROR_HANDLER_NOT_FN', message: 'Error Handler must be a function' },
+  HP_ERR_ERROR_HANDLER_SET: { code: 'FST_ERR_ERROR_HANDLER_ALREADY_SET', message: "Error Handler already set in this scope. Set 'allowErrorHandlerOverride: true' to allow overriding." },
+  HP_ERR_ROUTE_ERROR_HANDLER: { code: 'FST_ERR_ROUTE_HANDLER_NOT_FN', message: 'Error Handler for %s:%s route, if defined, must be a function' },
   HP_ERR_HOOK_TIMEOUT: { code: 'FST_ERR_HOOK_TIMEOUT', message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_PLUGIN_TIMEOUT: { code: 'FST_ERR_PLUGIN_TIMEOUT', message: "fastify-plugin: Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_BAD_URL: { code: 'FST_ERR_BAD_URL', message: "'%s' is not a valid url component" },

@@ -91,6 +91,7 @@ export class Hotpath {
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
     for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
+    if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), String(options.url))
     if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
     const ctx = this._ctx
     const prefix = ctx.prefix
@@ -258,9 +259,13 @@ export class Hotpath {
 
   /** @param {Function} fn */
   setErrorHandler (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setErrorHandler', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'errorHandler')
-    this._ctx.errorHandler = fn
+    const core = this._core
+    if (core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'errorHandler')
+    if (typeof fn !== 'function') throw core.error('HP_ERR_ERROR_HANDLER_NOT_FN')
+    // a second handler in one context wraps the first (what it throws goes
+    // there), unless allowErrorHandlerOverride is false
+    if (!core.allowErrorHandlerOverride && this._ctx.errorHandlers.length > 0) throw core.error('HP_ERR_ERROR_HANDLER_SET')
+    this._ctx.errorHandlers.push({ fn, instance: this })
     return this
   }
 

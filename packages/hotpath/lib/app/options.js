@@ -22,7 +22,6 @@ const NOT_IMPLEMENTED = {
   frameworkErrors: [() => false, "the engine's and the router's errors are answered by the error table (docs/errors.md)"],
   clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
   rewriteUrl: [() => false, 'use an onRequest hook or app.use() middleware that sets req.raw.url'],
-  allowErrorHandlerOverride: [(v) => v === true, 'a context may set its error handler again'],
   schemaController: [() => false, 'use setValidatorCompiler() and setSerializerCompiler()'],
   childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
   constraints: [() => false, 'routes match on host and version (a route\'s `constraints`); strategies of their own are not supported'],

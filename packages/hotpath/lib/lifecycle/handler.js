@@ -47,15 +47,20 @@ function handlerResolved (reply, value) {
  */
 function afterHandler (reply, value, async) {
   if (reply.sent) {
-    if (value !== undefined && value !== reply) reply.request.log.warn('the handler returned a value after sending a reply; the value was ignored')
+    if (value !== undefined && value !== reply) {
+      const req = reply.request
+      if (reply.route.app.fastifyLogs) req.log.warn(`Reply was already sent, did you forget to "return reply" in "${req.url}" (${req.method})?`)
+      else req.log.warn('the handler returned a value after sending a reply; the value was ignored')
+    }
     return
   }
   if (value === reply) return // the handler will send later
   if (value === undefined) {
     // A sync handler may send later (callback style): the request timeout
-    // bounds it. An async one that resolved without sending never will.
+    // bounds it. An async one that resolved without sending never will:
+    // hotpath answers that 500; Fastify sends the empty answer.
     if (async) {
-      if (reply.statusCode === 204) sendPayload(reply, null)
+      if (reply.statusCode === 204 || reply.route.app.fastifyErrors) sendPayload(reply, reply.statusCode === 204 ? null : undefined)
       else handleError(reply, createError('HP_ERR_PROMISE_NOT_FULFILLED'))
     }
     return

@@ -2,7 +2,6 @@
 // the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
 // request's position in the `_` fields when it goes async.
 import { sendPayload, serializeFor } from './send.js'
-import { createError } from '../errors.js'
 import { unpark } from '../lifecycle/kernel.js'
 
 export class Reply {
@@ -27,8 +26,10 @@ export class Reply {
     this._contentType = null
     this._done = false
     this._erroring = false
-    /** @type {unknown} */
+    /** @type {unknown} the error being answered */
     this._error = null
+    /** the next of the route's error handlers (route.errorHandlers) to call */
+    this._errorHandlerIndex = 0
     this._aborted = false
     this._tracked = false
     this._since = 0
@@ -62,9 +63,7 @@ export class Reply {
 
   /** @param {number} statusCode */
   code (statusCode) {
-    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
-      throw createError('HP_ERR_INVALID_OPTION', 'statusCode', `${statusCode} is not a status code between 100 and 599`)
-    }
+    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) statusCode = badStatusCode(this, statusCode)
     this.statusCode = statusCode
     // code that reads the status from reply.raw (as Fastify's reply.code()
     // sets it there) sees the same one
@@ -248,6 +247,24 @@ export class Reply {
     const value = /** @type {any} */ (this)[name]
     return typeof value === 'function' ? value.bind(this) : value
   }
+}
+
+/**
+ * A status code that is not an integer from 100 to 599: refused, unless
+ * under errorFormat 'fastify' it is what Fastify's reply.code() takes (a
+ * number, or a string of one, in that range, its fraction dropped as
+ * node:http drops it: 404.5 answers 404).
+ * @param {Reply} reply
+ * @param {unknown} statusCode
+ * @returns {number}
+ */
+function badStatusCode (reply, statusCode) {
+  const app = reply.route.app
+  if (app.fastifyErrors) {
+    const n = Number(statusCode)
+    if (n >= 100 && n <= 599) return Math.trunc(n)
+  }
+  throw app.error('HP_ERR_BAD_STATUS_CODE', String(statusCode))
 }
 
 /**

@@ -3,7 +3,7 @@
 // then onSend hooks, then the writer (./write.js).
 import { createError } from '../errors.js'
 import { runPayloadHooks } from '../lifecycle/kernel.js'
-import { handleError, errorPayload } from '../lifecycle/handle-error.js'
+import { handleError, errorPayload, answersErrors } from '../lifecycle/handle-error.js'
 import { payloadKind, KIND_JSON, JSON_TYPE } from './payload-kind.js'
 import { writeReply } from './write.js'
 
@@ -19,8 +19,9 @@ export function sendPayload (reply, payload) {
     return
   }
   if (payload instanceof Error) {
-    // reply.send(err) runs the error handler; inside it, it answers the error.
-    if (!reply._erroring) {
+    // reply.send(err) runs the error handler (from one, the next of the
+    // route's chain); from the default handler, it answers the error.
+    if (!answersErrors(reply)) {
       handleError(reply, payload)
       return
     }
@@ -56,8 +57,9 @@ function serialize (reply, payload) {
   try {
     body = serializeFor(route, reply.statusCode, payload)
     // JSON.stringify returns undefined for a symbol, a function or a
-    // toJSON() that returns nothing: a programming error, not an empty 200.
-    if (typeof body !== 'string') throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
+    // toJSON() that returns nothing: a programming error, not an empty 200
+    // (Fastify sends it empty, as JSON).
+    if (typeof body !== 'string' && !(body === undefined && route.app.fastifyErrors)) throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
   } catch (err) {
     // Fastify answers the serializer's own error (fast-json-stringify's
     // '"name" is required!'); hotpath's masks it behind its code
