@@ -242,6 +242,8 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   callNotFound(): this
   /** Takes the response out of hotpath's hands: user code writes it. */
   hijack(): this
+  /** A reply is a thenable: `await reply` waits until the answer is handed to the engine (or the client has gone, or the request timed out). */
+  then(fulfilled: () => void, rejected?: (err: Error) => void): void
   /** True once a response was sent (or the reply hijacked). */
   readonly sent: boolean
   /** ms since the request started (0 when logging is off). */

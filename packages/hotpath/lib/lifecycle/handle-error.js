@@ -99,7 +99,7 @@ function callErrorHandler (reply) {
     return
   }
   if (reply.sent) return
-  if (isThenable(r)) {
+  if (r !== reply && isThenable(r)) {
     park(reply, r, errorHandlerResolved, stageFailed)
     return
   }

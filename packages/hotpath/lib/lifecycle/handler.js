@@ -25,7 +25,7 @@ function callHandler (reply) {
     handleError(reply, err)
     return
   }
-  if (isThenable(r)) {
+  if (r !== reply && isThenable(r)) {
     park(reply, r, handlerResolved, stageFailed)
     return
   }

@@ -2,7 +2,8 @@
 // the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
 // request's position in the `_` fields when it goes async.
 import { sendPayload, serializeFor } from './send.js'
-import { unpark } from '../lifecycle/kernel.js'
+import { unpark, markDone } from '../lifecycle/kernel.js'
+import { ensureFinishListener } from '../lifecycle/finish.js'
 
 export class Reply {
   /**
@@ -59,6 +60,8 @@ export class Reply {
     this._onResolve = null
     /** @type {((err: unknown) => void) | null} */
     this._onReject = null
+    /** @type {Function[] | null} who awaits the reply (then()), called once it is settled */
+    this._waiters = null
   }
 
   /** @param {number} statusCode */
@@ -199,12 +202,31 @@ export class Reply {
    * `reply.raw` (or the socket) itself.
    */
   hijack () {
-    if (!this._done) {
-      this._done = true
-      this.sent = true
-      if (this._tracked) this.route.app.inFlight.untrack(this)
-    }
+    if (!this._done) markDone(this)
     return this
+  }
+
+  /**
+   * A reply is a thenable, as Fastify's: `await reply` in a handler that
+   * sends from elsewhere (a timer, a decorator) waits until the answer has
+   * been handed to the engine, or the client has gone, or the request
+   * timed out. Only a reply awaited pays for this: the first waiter asks the
+   * engine to report the end of the response (a client that goes away
+   * settles it too).
+   * @param {(() => void) | undefined} [fulfilled]
+   * @param {unknown} [_rejected]  never called: every way a reply ends fulfils it
+   */
+  then (fulfilled, _rejected) {
+    if (typeof fulfilled !== 'function') return
+    if (this._done) {
+      fulfilled()
+      return
+    }
+    if (this._waiters === null) {
+      this._waiters = []
+      ensureFinishListener(this)
+    }
+    this._waiters.push(fulfilled)
   }
 
   /**
