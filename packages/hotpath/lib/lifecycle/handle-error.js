@@ -52,8 +52,21 @@ export function handleError (reply, error) {
   // else an error status set before the failure, else 500); Fastify's see
   // the reply's as it was, and its default handler sets it
   if (!app.fastifyErrors) reply.statusCode = errorStatus(reply, err)
-  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, handleError)
+  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, onErrorHookFailed)
   else callErrorHandler(reply)
+}
+
+/**
+ * An onError hook failed: logged, and the error being answered goes on to
+ * the error handler, as Fastify lets it (an observer's failure does not
+ * replace the error).
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function onErrorHookFailed (reply, err) {
+  if (reply._done) return
+  reply.request.log.error({ err }, 'an onError hook failed')
+  callErrorHandler(reply)
 }
 
 /**

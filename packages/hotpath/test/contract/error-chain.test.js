@@ -279,3 +279,18 @@ test('errorFormat \'fastify\': an async handler that resolves without sending an
   app.get('/', async () => {})
   assert.equal((await app.inject('/')).json().code, 'HP_ERR_PROMISE_NOT_FULFILLED')
 })
+
+test('an onError hook that fails is logged; the error it saw goes on to the error handler', async () => {
+  const app = hotpath()
+  /** @type {string[]} */
+  const seen = []
+  app.addHook('onError', async () => { throw new Error('the hook failed') })
+  app.setErrorHandler((err, req, reply) => {
+    seen.push(err.message)
+    reply.code(409).send({ handled: err.message })
+  })
+  app.get('/', () => { throw new Error('the route failed') })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 409)
+  assert.deepEqual(seen, ['the route failed'])
+})
