@@ -29,6 +29,7 @@ export const ERRORS = {
   HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
+  HP_ERR_ERROR_SERIALIZATION: { status: 500, message: 'The error answer could not be serialized (%s); the error: %s' },
   // Protocol errors answered by an engine before the core sees a request
   // (node:http answers these itself with an empty body)
   HP_ERR_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
@@ -73,6 +74,7 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  HP_ERR_ERROR_SERIALIZATION: { code: 'FST_ERR_FAILED_ERROR_SERIALIZATION', message: 'Failed to serialize an error. Error: %s. Original error: %s' },
   HP_ERR_BAD_STATUS_CODE: { code: 'FST_ERR_BAD_STATUS_CODE', message: 'Called reply with an invalid status code: %s' },
   HP_ERR_ERROR_HANDLER_NOT_FN: { code: 'FST_ERR_ERROR_HANDLER_NOT_FN', message: 'Error Handler must be a function' },
   HP_ERR_ERROR_HANDLER_SET: { code: 'FST_ERR_ERROR_HANDLER_ALREADY_SET', message: "Error Handler already set in this scope. Set 'allowErrorHandlerOverride: true' to allow overriding." },
