@@ -1,6 +1,7 @@
-// The error path: onError hooks, then the route's error handler (the
-// nearest one set in its context chain), then the last-resort answer if
-// that fails too, so an error can never loop. The answer's body is built by
+// The error path: onError hooks, then the route's chain of error handlers
+// (its own, its plugins' from the nearest up, the default), each failure
+// handed to the next, then the last-resort answer if the default's fails
+// too, so an error can never loop. The answer's body is built by
 // ../reply/error-body.js; the reply writer sends it.
 import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
