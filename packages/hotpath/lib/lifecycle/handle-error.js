@@ -156,8 +156,8 @@ function afterErrorHandler (reply, value) {
  * an HttpError's own status and message; for any other error, its 4xx/5xx
  * status or 500 and a generic message, logged once. With errorFormat
  * 'fastify', as Fastify's default handler: the error's `headers` set on the
- * reply, and a thrown value that is not an Error sent as it is (a string
- * as text, an object as JSON) with the error status.
+ * reply, and (with exposeErrorMessages) a thrown value that is not an Error
+ * sent as it is (a string as text, an object as JSON) with the error status.
  * @param {unknown} err
  * @param {import('./request.js').Request} req
  * @param {Reply} reply
@@ -167,6 +167,11 @@ export function defaultErrorHandler (err, req, reply) {
     const e = /** @type {any} */ (err)
     if (e !== null && typeof e === 'object' && e.headers !== null && typeof e.headers === 'object') reply.headers(e.headers)
     if (!(err instanceof Error)) {
+      // with messages masked, a thrown value is masked as an Error would be
+      if (!reply.route.app.exposeErrorMessages) {
+        reply.send(new NonErrorThrown(err))
+        return
+      }
       const status = errorStatus(reply, err)
       reply.statusCode = status
       const log = reply.request.log

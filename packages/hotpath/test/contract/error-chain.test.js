@@ -294,3 +294,11 @@ test('an onError hook that fails is logged; the error it saw goes on to the erro
   assert.equal(res.statusCode, 409)
   assert.deepEqual(seen, ['the route failed'])
 })
+
+test('errorFormat \'fastify\' with exposeErrorMessages off masks a thrown non-Error as an Error', async () => {
+  const app = hotpath({ errorFormat: 'fastify', exposeErrorMessages: false })
+  app.get('/', () => { throw 'db password is hunter2' }) // eslint-disable-line no-throw-literal
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 500)
+  assert.deepEqual(res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+})
