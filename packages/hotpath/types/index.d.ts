@@ -610,6 +610,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   validatorCompiler?: ValidatorCompiler
   /** This route's serializer compiler (wins over setSerializerCompiler). */
   serializerCompiler?: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string
+  /** This route's error handler: runs before its plugins' (setErrorHandler), and hands what it throws to them. */
+  errorHandler?: ErrorHandler
   onRequest?: OneOrMany<RequestHook<G>>
   preParsing?: OneOrMany<PreParsingHook<G>>
   preValidation?: OneOrMany<RequestHook<G>>
@@ -1082,7 +1084,8 @@ export interface HotpathOptions {
   connectionTimeout?: 0
   handlerTimeout?: 0
   return503OnClosing?: true
-  allowErrorHandlerOverride?: true
+  /** false: a second setErrorHandler() in one context throws HP_ERR_ERROR_HANDLER_SET (default true: it wraps the first). */
+  allowErrorHandlerOverride?: boolean
   /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */
   onProtoPoisoning?: 'error' | 'remove' | 'ignore'
   /** The same for a `constructor.prototype` key. */
