@@ -37,6 +37,7 @@ export const ERRORS = {
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
   HP_ERR_ROUTE_REWRITE_NOT_STR: { status: 500, message: 'rewriteUrl returned no string for "%s" (got %s)' },
+  HP_ERR_ERROR_SERIALIZATION: { status: 500, message: 'The error answer could not be serialized (%s); the error: %s' },
   // Protocol errors answered by an engine before the core sees a request
   // (node:http answers these itself with an empty body)
   HP_ERR_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
@@ -80,6 +81,7 @@ export const ERRORS = {
   HP_ERR_LOGGER_AND_INSTANCE: { status: 500, message: 'logger and loggerInstance were both given; give one' },
   HP_ERR_LOGGER_CONFIG: { status: 500, message: 'logger takes options with errorFormat fastify; give a logger made elsewhere as loggerInstance' },
   HP_ERR_INVALID_OPTION: { status: 500, message: 'Invalid option %s: %s' },
+  HP_ERR_ERROR_HANDLER_SET: { status: 500, message: 'An error handler is already set in this context, and allowErrorHandlerOverride is false' },
   HP_ERR_UNSUPPORTED_OPTION: { status: 500, message: 'Option %s is not supported: %s' },
   HP_ERR_INVALID_SCHEMA: { status: 500, message: 'Invalid schema for %s:%s: %s' },
   HP_ERR_SCHEMA_ERROR_FORMATTER: { status: 500, message: "schemaErrorFormatter must be a function that is not async, got '%s'" },
@@ -111,12 +113,16 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  HP_ERR_ERROR_SERIALIZATION: { code: 'FST_ERR_FAILED_ERROR_SERIALIZATION', message: 'Failed to serialize an error. Error: %s. Original error: %s' },
+  HP_ERR_BAD_STATUS_CODE: { code: 'FST_ERR_BAD_STATUS_CODE', message: 'Called reply with an invalid status code: %s' },
+  HP_ERR_ERROR_HANDLER_NOT_FN: { code: 'FST_ERR_ERROR_HANDLER_NOT_FN', message: 'Error Handler must be a function' },
+  HP_ERR_ERROR_HANDLER_SET: { code: 'FST_ERR_ERROR_HANDLER_ALREADY_SET', message: "Error Handler already set in this scope. Set 'allowErrorHandlerOverride: true' to allow overriding." },
+  HP_ERR_ROUTE_ERROR_HANDLER: { code: 'FST_ERR_ROUTE_HANDLER_NOT_FN', message: 'Error Handler for %s:%s route, if defined, must be a function' },
   HP_ERR_HOOK_TIMEOUT: { code: 'FST_ERR_HOOK_TIMEOUT', message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_PLUGIN_TIMEOUT: { code: 'FST_ERR_PLUGIN_TIMEOUT', message: "fastify-plugin: Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_BAD_URL: { code: 'FST_ERR_BAD_URL', message: "'%s' is not a valid url component" },
   HP_ERR_MAX_PARAM_LENGTH: { code: 'FST_ERR_MAX_PARAM_LENGTH', message: "'%s' is exceeding the max param length" },
   HP_ERR_ASYNC_CONSTRAINT: { code: 'FST_ERR_ASYNC_CONSTRAINT', message: 'Unexpected error from async constraint' },
-  HP_ERR_ROUTE_ERROR_HANDLER: { code: 'FST_ERR_ROUTE_HANDLER_NOT_FN', message: 'Error Handler for %s:%s route, if defined, must be a function' },
   HP_ERR_ROUTE_REWRITE_NOT_STR: { code: 'FST_ERR_ROUTE_REWRITE_NOT_STR', message: 'Rewrite url for "%s" needs to be of type "string" but received "%s"' },
   HP_ERR_DUPLICATE_ROUTE: { code: 'FST_ERR_DUPLICATED_ROUTE', message: "Method '%s' already declared for route '%s'" },
   HP_ERR_DEC_ALREADY_PRESENT: { code: 'FST_ERR_DEC_ALREADY_PRESENT', message: "The decorator '%s' has already been added!" },
@@ -145,9 +151,7 @@ export const FASTIFY_ERRORS = {
   HP_ERR_PLUGIN_ASYNC_DONE: { code: 'FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', message: 'The %s plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.' },
   HP_ERR_PLUGIN_MISSING_DECORATOR: { code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: "The decorator '%s'%s is not present in %s" },
   HP_ERR_DEC_REFERENCE_TYPE: { code: 'FST_ERR_DEC_REFERENCE_TYPE', message: "The decorator '%s' of type '%s' is a reference type. Use the { getter, setter } interface instead." },
-  HP_ERR_ERROR_HANDLER_NOT_FN: { code: 'FST_ERR_ERROR_HANDLER_NOT_FN', message: 'Error Handler must be a function' },
   HP_ERR_HTTP_METHOD_INVALID: { code: 'FST_ERR_ROUTE_METHOD_INVALID', message: 'Provided method is invalid!' },
-  HP_ERR_BAD_STATUS_CODE: { code: 'FST_ERR_BAD_STATUS_CODE', message: 'Called reply with an invalid status code: %s' },
   HP_ERR_INVALID_URL: { code: 'FST_ERR_INVALID_URL', message: "URL must be a string. Received '%s'" },
   HP_ERR_ROUTE_LOG_LEVEL: { code: 'FST_ERR_ROUTE_LOG_LEVEL_INVALID', message: "Log level for '%s:%s' route must be a valid logger level. Received: '%s'" },
   HP_ERR_ROUTE_BODY_LIMIT: { code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', message: "'bodyLimit' option must be an integer > 0. Got '%s'" },

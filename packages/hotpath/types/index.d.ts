@@ -269,6 +269,8 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   callNotFound(): this
   /** Takes the response out of hotpath's hands: user code writes it. */
   hijack(): this
+  /** A reply is a thenable: `await reply` waits until the answer is handed to the engine (or the client has gone, or the request timed out). */
+  then(fulfilled: () => void, rejected?: (err: Error) => void): void
   /** True once a response was sent (or the reply hijacked). */
   readonly sent: boolean
   /** ms since the request started (0 when logging is off). */
@@ -658,6 +660,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   validatorCompiler?: ValidatorCompiler
   /** This route's serializer compiler (wins over setSerializerCompiler). */
   serializerCompiler?: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string
+  /** This route's error handler: runs before its plugins' (setErrorHandler), and hands what it throws to them. */
+  errorHandler?: ErrorHandler
   onRequest?: OneOrMany<RequestHook<G>>
   preParsing?: OneOrMany<PreParsingHook<G>>
   preValidation?: OneOrMany<RequestHook<G>>
@@ -1165,7 +1169,8 @@ export interface HotpathOptions {
   connectionTimeout?: 0
   handlerTimeout?: 0
   return503OnClosing?: true
-  allowErrorHandlerOverride?: true
+  /** false: a second setErrorHandler() in one context throws HP_ERR_ERROR_HANDLER_SET (default true: it wraps the first). */
+  allowErrorHandlerOverride?: boolean
   /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */
   onProtoPoisoning?: 'error' | 'remove' | 'ignore'
   /** The same for a `constructor.prototype` key. */

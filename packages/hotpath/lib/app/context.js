@@ -50,8 +50,12 @@ export class Context {
     this.requestDecorators = new Map()
     /** @type {Map<string | symbol, unknown>} */
     this.replyDecorators = new Map()
-    /** @type {Function | null} */
-    this.errorHandler = null
+    /**
+     * setErrorHandler's, in the order set: a later one hands what it throws
+     * to the one before it, as Fastify chains them.
+     * @type {{ fn: Function, instance: any }[]}
+     */
+    this.errorHandlers = []
     /**
      * The context whose not-found handler this one sets and answers with, as
      * Fastify's 404 levels: a plugin registered with a prefix starts a level
@@ -156,9 +160,19 @@ export class Context {
     return null
   }
 
-  findErrorHandler () {
-    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.errorHandler !== null) return c.errorHandler
-    return null
+  /**
+   * The error handlers this context's routes hand an error through,
+   * nearest first: its own, latest first, then its parent's, up to the
+   * root's (the default comes after them, route.js).
+   * @returns {{ fn: Function, instance: any }[]}
+   */
+  errorHandlerChain () {
+    /** @type {{ fn: Function, instance: any }[]} */
+    const out = []
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) {
+      for (let i = c.errorHandlers.length - 1; i >= 0; i--) out.push(c.errorHandlers[i])
+    }
+    return out
   }
 
   /** @returns {ParserTable} */

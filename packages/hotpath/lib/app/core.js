@@ -71,6 +71,10 @@ export class Core {
      * thrown non-Error handed to error handlers and sent as it is)
      */
     this.fastifyErrors = errorFormat === 'fastify'
+    const override = options.allowErrorHandlerOverride
+    if (override !== undefined && typeof override !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'allowErrorHandlerOverride', 'expected a boolean')
+    /** setErrorHandler may be called again in one context (Fastify's allowErrorHandlerOverride) */
+    this.allowErrorHandlerOverride = override ?? true
     if (options.exposeHeadRoutes !== undefined && typeof options.exposeHeadRoutes !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeHeadRoutes', 'expected a boolean')
     /** a GET route answers HEAD too, through a HEAD route of its own (Fastify's exposeHeadRoutes) */
     this.exposeHeadRoutes = options.exposeHeadRoutes ?? true

@@ -302,9 +302,13 @@ export class Hotpath {
 
   /** @param {Function} fn */
   setErrorHandler (fn) {
-    if (typeof fn !== 'function') throw this._core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
-    this._ctx.errorHandler = fn
+    const core = this._core
+    if (typeof fn !== 'function') throw core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
+    if (core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
+    // a second handler in one context wraps the first (what it throws goes
+    // there), unless allowErrorHandlerOverride is false
+    if (!core.allowErrorHandlerOverride && this._ctx.errorHandlers.length > 0) throw core.error('HP_ERR_ERROR_HANDLER_SET')
+    this._ctx.errorHandlers.push({ fn, instance: this })
     return this
   }
 

@@ -19,7 +19,6 @@ const NOT_IMPLEMENTED = {
   logController: [() => false, 'the log level is set per route with `logLevel`'],
   return503OnClosing: [(v) => v === true, 'a request that arrives during close() is always answered 503'],
   clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
-  allowErrorHandlerOverride: [(v) => v === true, 'a context may set its error handler again'],
   childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
   compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way']
 }

@@ -1,6 +1,7 @@
-// The error path: onError hooks, then the route's error handler (the
-// nearest one set in its context chain), then the last-resort answer if
-// that fails too, so an error can never loop. The answer's body is built by
+// The error path: onError hooks, then the route's chain of error handlers
+// (its own, its plugins' from the nearest up, the default), each failure
+// handed to the next, then the last-resort answer if the default's fails
+// too, so an error can never loop. The answer's body is built by
 // ../reply/error-body.js; the reply writer sends it.
 import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
@@ -13,7 +14,13 @@ import { tracedThenable } from './tracing.js'
 
 /**
  * Takes any failure of a request (a throw, a rejection, an error sent) to
- * the error handler.
+ * the error handlers. The first failure runs the onError hooks, then the
+ * route's nearest error handler; a failure raised while an error is being
+ * answered (a handler that throws, rejects or sends an error, an onSend
+ * hook of its answer that fails) goes to the next handler up the route's
+ * chain (its plugin's parent's, and so on up to the default), as Fastify
+ * hands it on. Each handler of the chain runs at most once per request;
+ * past the default, the last-resort answer: an error can never loop.
  * @param {Reply} reply
  * @param {unknown} error
  */
@@ -22,25 +29,59 @@ export function handleError (reply, error) {
     if (!reply._aborted) reply.request.log.error({ err: error }, 'error after the response was sent')
     return
   }
+  const route = reply.route
+  const app = route.app
+  // hotpath's own entry hands its handlers an Error, whatever was thrown;
+  // Fastify hands them the value itself
+  const err = app.fastifyErrors ? error : toError(error)
   if (reply._erroring) {
-    // The error answer itself failed. A client error raised there is
-    // answered as it is, without hooks; anything else is the fixed 500.
-    const status = statusOf(error)
-    if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
-    else writeError(reply, createError('HP_ERR_INTERNAL'), error)
+    if (reply._errorHandlerIndex >= route.errorHandlers.length) {
+      lastResort(reply, error)
+      return
+    }
+    reply._error = err
+    reply.sent = false
+    reply._contentType = null
+    if (!app.fastifyErrors) reply.statusCode = errorStatus(reply, err)
+    callErrorHandler(reply)
     return
   }
-  const err = toError(error)
   reply._erroring = true
   reply._error = err
   reply.sent = false
   reply._contentType = null
-  // An error status set before the failure is kept (reply.code(401) then
-  // done(err) answers 401), as in Fastify; otherwise the error's own.
-  if (reply.statusCode < 400) reply.statusCode = statusOf(reply.route.app.exposeErrorMessages ? error : err)
-  const route = reply.route
-  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, handleError)
+  // hotpath's handlers see the status the answer will have (the error's,
+  // else an error status set before the failure, else 500); Fastify's see
+  // the reply's as it was, and its default handler sets it
+  if (!app.fastifyErrors) reply.statusCode = errorStatus(reply, err)
+  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, onErrorHookFailed)
   else callErrorHandler(reply)
+}
+
+/**
+ * An onError hook failed: logged, and the error being answered goes on to
+ * the error handler, as Fastify lets it (an observer's failure does not
+ * replace the error).
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function onErrorHookFailed (reply, err) {
+  if (reply._done) return
+  reply.request.log.error({ err }, 'an onError hook failed')
+  callErrorHandler(reply)
+}
+
+/**
+ * The error path itself failed past the default handler. A client error
+ * raised there is answered as it is, without hooks; anything else is the
+ * fixed 500.
+ * @param {Reply} reply
+ * @param {unknown} error
+ */
+function lastResort (reply, error) {
+  const status = statusOf(error)
+  if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
+  else writeError(reply, createError('HP_ERR_INTERNAL'), error)
 }
 
 /**
@@ -58,20 +99,24 @@ export function stageFailed (reply, err) {
   handleError(reply, err)
 }
 
-/** @param {Reply} reply */
+/**
+ * Calls the next error handler of the route's chain.
+ * @param {Reply} reply
+ */
 function callErrorHandler (reply) {
-  const route = reply.route
+  const handler = reply.route.errorHandlers[reply._errorHandlerIndex++]
   let r
   try {
-    r = route.errorHandler.call(route.instance, reply._error, reply.request, reply)
+    r = handler.fn.call(handler.instance, reply._error, reply.request, reply)
   } catch (err) {
-    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+    // thrown after it sent: its answer is on its way
+    stageFailed(reply, err)
     return
   }
   if (reply.sent) return
-  if (isThenable(r)) {
+  if (r !== reply && isThenable(r)) {
     // under a handler's trace, asyncStart/asyncEnd surround its outcome too
-    park(reply, reply._trace === null ? r : tracedThenable(reply, r, errorStatus), errorHandlerResolved, errorHandlerFailed)
+    park(reply, reply._trace === null ? r : tracedThenable(reply, r, tracedErrorStatus), errorHandlerResolved, stageFailed)
     return
   }
   afterErrorHandler(reply, r)
@@ -86,15 +131,6 @@ function errorHandlerResolved (reply, value) {
 }
 
 /**
- * The error handler itself failed: the fixed 500, no hooks.
- * @param {Reply} reply
- * @param {unknown} err
- */
-function errorHandlerFailed (reply, err) {
-  writeError(reply, createError('HP_ERR_INTERNAL'), err)
-}
-
-/**
  * What an error handler returned (or its promise resolved to) when it had
  * not sent: one rule for sync and async handlers alike.
  * @param {Reply} reply
@@ -102,34 +138,75 @@ function errorHandlerFailed (reply, err) {
  */
 function afterErrorHandler (reply, value) {
   // undefined: the handler chose not to answer; the default answer does.
-  if (value === undefined) defaultErrorHandler(/** @type {Error} */ (reply._error), reply.request, reply)
-  // the reply itself: the handler sends later, bounded by the request timeout.
-  else if (value !== reply) reply.send(value)
+  if (value === undefined) {
+    const handlers = reply.route.errorHandlers
+    if (reply._errorHandlerIndex < handlers.length) {
+      reply._errorHandlerIndex = handlers.length - 1
+      callErrorHandler(reply)
+    } else {
+      // the default itself did not answer (it always does): the fixed 500
+      lastResort(reply, reply._error)
+    }
+  } else if (value !== reply) {
+    // the reply itself: the handler sends later, bounded by the request timeout.
+    reply.send(value)
+  }
 }
 
 /**
- * Answers `{ statusCode, error, message }`: an HttpError's own status and
- * message; for any other error, 500 and a generic message, logged once.
- * @param {Error} err
+ * The root of every route's chain. Answers `{ statusCode, error, message }`:
+ * an HttpError's own status and message; for any other error, its 4xx/5xx
+ * status or 500 and a generic message, logged once. With errorFormat
+ * 'fastify', as Fastify's default handler: the error's `headers` set on the
+ * reply, and (with exposeErrorMessages) a thrown value that is not an Error
+ * sent as it is (a string as text, an object as JSON) with the error status.
+ * @param {unknown} err
  * @param {import('./request.js').Request} req
  * @param {Reply} reply
  */
 export function defaultErrorHandler (err, req, reply) {
-  // While erroring, send(err) answers the error: see errorPayload.
+  if (reply.route.app.fastifyErrors) {
+    const e = /** @type {any} */ (err)
+    if (e !== null && typeof e === 'object' && e.headers !== null && typeof e.headers === 'object') reply.headers(e.headers)
+    if (!(err instanceof Error)) {
+      // with messages masked, a thrown value is masked as an Error would be
+      if (!reply.route.app.exposeErrorMessages) {
+        reply.send(new NonErrorThrown(err))
+        return
+      }
+      const status = errorStatus(reply, err)
+      reply.statusCode = status
+      const log = reply.request.log
+      if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status, true)
+      reply.send(err)
+      return
+    }
+  }
+  // The chain has reached its end: send(err) answers the error (errorPayload).
   reply.send(err)
 }
 
 /**
- * The body for `reply.send(error)` on the error path, from the default
- * handler or a custom one alike: the status (the reply's if already an
- * error status, else the error's), logged as the default handler logs it
- * (5xx once at error level with the request id, 4xx but 404 at info), and
- * the message masked unless the error was made for the client.
+ * Whether `reply.send(error)` answers the error (errorPayload) rather than
+ * handing it to an error handler: once the default handler, the last of
+ * the route's chain, has been called.
+ * @param {Reply} reply
+ */
+export function answersErrors (reply) {
+  return reply._erroring && reply._errorHandlerIndex >= reply.route.errorHandlers.length
+}
+
+/**
+ * The body for `reply.send(error)` at the end of the chain: the status (the
+ * error's own, else the reply's if already an error status, else 500),
+ * logged as the default handler logs it (5xx once at error level with the
+ * request id, 4xx but 404 at info), and the message masked unless the
+ * error was made for the client.
  * @param {Reply} reply
  * @param {Error} err
  */
 export function errorPayload (reply, err) {
-  const status = reply.statusCode >= 400 ? reply.statusCode : statusOf(err)
+  const status = errorStatus(reply, err)
   reply.statusCode = status
   const log = reply.request.log
   // With logging off, req.log is the shared no-op: build no log object.
@@ -140,6 +217,23 @@ export function errorPayload (reply, err) {
   // body, with its statusCode as the status.
   if (exposeAll && err instanceof NonErrorThrown && isPlainObject(err.cause)) return err.cause
   return errorBody(err, status, exposeAll)
+}
+
+/**
+ * The status an error answers with, as Fastify's default handler sets it:
+ * the error's own 4xx/5xx `statusCode` (or `status`), else the reply's if
+ * an error status was set before the failure (`reply.code(401)` then a
+ * throw answers 401), else 500.
+ * @param {Reply} reply
+ * @param {unknown} err
+ * @returns {number}
+ */
+function errorStatus (reply, err) {
+  // a non-Error thrown under hotpath's own entry carries no status unless
+  // every message is exposed (a rate limiter's plain object)
+  const own = ownStatus(err instanceof NonErrorThrown && reply.route.app.exposeErrorMessages ? err.cause : err)
+  if (own !== 0) return own
+  return reply.statusCode >= 400 ? reply.statusCode : 500
 }
 
 /** @param {unknown} v */
@@ -166,31 +260,46 @@ class NonErrorThrown extends Error {
  * With logFormat 'fastify', the lines Fastify's default handler writes:
  * the error under its own message, `err` at both levels.
  * @param {import('pino').Logger} log
- * @param {Error} err
+ * @param {unknown} err  an Error, or under errorFormat 'fastify' whatever was thrown
  * @param {number} status
  * @param {boolean} fastify
  */
 function logError (log, err, status, fastify) {
+  const e = /** @type {any} */ (err)
   if (fastify) {
-    if (status >= 500) log.error({ res: { statusCode: status }, err }, err.message)
-    else log.info({ res: { statusCode: status }, err }, err.message)
+    if (status >= 500) log.error({ res: { statusCode: status }, err }, e?.message)
+    else log.info({ res: { statusCode: status }, err }, e?.message)
     return
   }
   if (status >= 500) {
     log.error({ res: { statusCode: status }, err }, 'request failed')
     return
   }
-  log.info({ res: { statusCode: status }, error: { type: err.name, code: /** @type {any} */ (err).code, message: err.message } }, 'request rejected')
+  log.info({ res: { statusCode: status }, error: { type: e?.name, code: e?.code, message: e?.message } }, 'request rejected')
 }
 
 /**
- * The status handleError() answers an error with when the reply has no
- * error status yet (what the tracing channel reports before it runs).
- * @param {Reply} reply
- * @param {unknown} error
+ * The 4xx/5xx status an error carries, 0 for none.
+ * @param {unknown} err
+ * @returns {number}
  */
-export function errorStatus (reply, error) {
-  return statusOf(reply.route.app.exposeErrorMessages ? error : toError(error))
+function ownStatus (err) {
+  if (err instanceof HttpError) return err.statusCode
+  const e = /** @type {any} */ (err)
+  const status = e?.statusCode ?? e?.status
+  // a 4xx or 5xx an error carries is its answer, as Express and Fastify
+  // take it (connect-timeout's 503); a 5xx message stays masked (errorBody)
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600 ? status : 0
+}
+
+/**
+ * The status handleError() will answer an error with, by the same rule
+ * (what the tracing channel reports before it runs).
+ * @param {Reply} reply
+ * @param {unknown} error  what was thrown or rejected
+ */
+export function tracedErrorStatus (reply, error) {
+  return errorStatus(reply, reply.route.app.fastifyErrors ? error : toError(error))
 }
 
 /**
@@ -198,12 +307,7 @@ export function errorStatus (reply, error) {
  * @returns {number}
  */
 function statusOf (err) {
-  if (err instanceof HttpError) return err.statusCode
-  const e = /** @type {any} */ (err)
-  const status = e?.statusCode ?? e?.status
-  // a 4xx or 5xx an error carries is its answer, as Express and Fastify
-  // take it (connect-timeout's 503); a 5xx message stays masked (errorBody)
-  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600 ? status : 500
+  return ownStatus(err) || 500
 }
 
 /**

@@ -3,7 +3,7 @@
 // there (../reply/send.js).
 import { createError } from '../errors.js'
 import { isThenable, park, runHooks } from './kernel.js'
-import { errorStatus, handleError, stageFailed } from './handle-error.js'
+import { tracedErrorStatus, handleError, stageFailed } from './handle-error.js'
 import { sendPayload } from '../reply/send.js'
 import { handlerChannel, publishError, startTrace, tracedThenable } from './tracing.js'
 
@@ -37,7 +37,7 @@ function preHandlerFailed (reply, err) {
  */
 function tracedFailure (reply, err) {
   try {
-    publishError(reply, err, errorStatus)
+    publishError(reply, err, tracedErrorStatus)
     handleError(reply, err)
   } finally {
     handlerChannel.end.publish(reply._trace)
@@ -70,7 +70,7 @@ function runHandler (reply) {
     handleError(reply, err)
     return
   }
-  if (isThenable(r)) {
+  if (r !== reply && isThenable(r)) {
     park(reply, r, handlerResolved, stageFailed)
     return
   }
@@ -90,12 +90,12 @@ function tracedHandler (reply) {
     try {
       r = route.handler.call(route.instance, reply.request, reply)
     } catch (err) {
-      publishError(reply, err, errorStatus)
+      publishError(reply, err, tracedErrorStatus)
       handleError(reply, err)
       return
     }
     if (isThenable(r)) {
-      park(reply, tracedThenable(reply, r, errorStatus), handlerResolved, stageFailed)
+      park(reply, tracedThenable(reply, r, tracedErrorStatus), handlerResolved, stageFailed)
       return
     }
     afterHandler(reply, r, false)
@@ -119,17 +119,20 @@ function handlerResolved (reply, value) {
  */
 function afterHandler (reply, value, async) {
   if (reply.sent) {
-    if (value !== undefined && value !== reply) reply.request.log.warn('the handler returned a value after sending a reply; the value was ignored')
+    if (value !== undefined && value !== reply) {
+      const req = reply.request
+      if (reply.route.app.fastifyLogs) req.log.warn(`Reply was already sent, did you forget to "return reply" in "${req.url}" (${req.method})?`)
+      else req.log.warn('the handler returned a value after sending a reply; the value was ignored')
+    }
     return
   }
   if (value === reply) return // the handler will send later
   if (value === undefined) {
     // A sync handler may send later (callback style): the request timeout
     // bounds it. An async one that resolved without sending never will:
-    // hotpath answers 500; with errorFormat 'fastify', an empty answer
-    // with the status set, as Fastify sends what the promise resolved.
+    // hotpath answers that 500; Fastify sends the empty answer.
     if (async) {
-      if (reply.statusCode === 204 || reply.route.app.fastifyErrors) sendPayload(reply, null)
+      if (reply.statusCode === 204 || reply.route.app.fastifyErrors) sendPayload(reply, reply.statusCode === 204 ? null : undefined)
       else handleError(reply, createError('HP_ERR_PROMISE_NOT_FULFILLED'))
     }
     return

@@ -82,6 +82,8 @@ export function runHooks (reply, hooks, i, next, fail) {
       fail(reply, err)
       return
     }
+    // The reply itself (a thenable too): the hook will send.
+    if (r === reply) return
     // A hook that sends (or hijacks) ends the lifecycle; a failure it
     // reports after that can only be logged.
     if (reply.sent) {
@@ -95,7 +97,6 @@ export function runHooks (reply, hooks, i, next, fail) {
       park(reply, r, continueHooks, fail)
       return
     }
-    if (r === reply) return
   }
   next(reply)
 }
@@ -145,9 +146,10 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
       return
     }
     if (reply._done || (stopWhenSent && reply.sent)) {
-      if (isThenable(r)) r.then(undefined, (err) => lateFailure(reply, err))
+      if (r !== reply && isThenable(r)) r.then(undefined, (err) => lateFailure(reply, err))
       return
     }
+    if (r === reply) r = undefined // the reply is not a payload
     if (isThenable(r)) {
       reply._hooks = hooks
       reply._hookIndex = i + 1
@@ -213,4 +215,21 @@ export function markDone (reply) {
   reply._done = true
   reply.sent = true
   if (reply._tracked) reply.route.app.inFlight.untrack(reply)
+  if (reply._waiters !== null) settleWaiters(reply, reply._waiters)
+}
+
+/**
+ * Those that awaited the reply (reply.then()) go on.
+ * @param {Reply} reply
+ * @param {Function[]} waiters
+ */
+function settleWaiters (reply, waiters) {
+  reply._waiters = null
+  for (const fn of waiters) {
+    try {
+      fn()
+    } catch (err) {
+      reply.request.log.error({ err }, 'a callback given to reply.then() threw')
+    }
+  }
 }

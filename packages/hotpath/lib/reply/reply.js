@@ -2,7 +2,8 @@
 // the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
 // request's position in the `_` fields when it goes async.
 import { sendPayload, serializeFor } from './send.js'
-import { unpark } from '../lifecycle/kernel.js'
+import { unpark, markDone } from '../lifecycle/kernel.js'
+import { ensureFinishListener } from '../lifecycle/finish.js'
 import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
 
 export class Reply {
@@ -27,8 +28,10 @@ export class Reply {
     this._contentType = null
     this._done = false
     this._erroring = false
-    /** @type {unknown} */
+    /** @type {unknown} the error being answered */
     this._error = null
+    /** the next of the route's error handlers (route.errorHandlers) to call */
+    this._errorHandlerIndex = 0
     this._aborted = false
     this._tracked = false
     this._since = 0
@@ -60,13 +63,13 @@ export class Reply {
     this._onReject = null
     /** @type {import('../lifecycle/tracing.js').HandlerTrace | null} the handler's tracing message, when the handler channel has subscribers */
     this._trace = null
+    /** @type {Function[] | null} who awaits the reply (then()), called once it is settled */
+    this._waiters = null
   }
 
   /** @param {number} statusCode */
   code (statusCode) {
-    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
-      throw this.route.app.error('HP_ERR_BAD_STATUS_CODE', String(statusCode))
-    }
+    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) statusCode = badStatusCode(this, statusCode)
     this.statusCode = statusCode
     // code that reads the status from reply.raw (as Fastify's reply.code()
     // sets it there) sees the same one
@@ -202,17 +205,36 @@ export class Reply {
    * `reply.raw` (or the socket) itself.
    */
   hijack () {
-    if (!this._done) {
-      this._done = true
-      this.sent = true
-      if (this._tracked) this.route.app.inFlight.untrack(this)
-    }
+    if (!this._done) markDone(this)
     return this
   }
 
   /** The route's options, as request.routeOptions (Fastify's reply.routeOptions). */
   get routeOptions () {
     return this.request.routeOptions
+  }
+
+  /**
+   * A reply is a thenable, as Fastify's: `await reply` in a handler that
+   * sends from elsewhere (a timer, a decorator) waits until the answer has
+   * been handed to the engine, or the client has gone, or the request
+   * timed out. Only a reply awaited pays for this: the first waiter asks the
+   * engine to report the end of the response (a client that goes away
+   * settles it too).
+   * @param {(() => void) | undefined} [fulfilled]
+   * @param {unknown} [_rejected]  never called: every way a reply ends fulfils it
+   */
+  then (fulfilled, _rejected) {
+    if (typeof fulfilled !== 'function') return
+    if (this._done) {
+      fulfilled()
+      return
+    }
+    if (this._waiters === null) {
+      this._waiters = []
+      ensureFinishListener(this)
+    }
+    this._waiters.push(fulfilled)
   }
 
   /**
@@ -288,6 +310,24 @@ export class Reply {
   serializeInput (input, schema, httpStatus, contentType) {
     return serializeInput(this, input, schema, httpStatus, contentType)
   }
+}
+
+/**
+ * A status code that is not an integer from 100 to 599: refused, unless
+ * under errorFormat 'fastify' it is what Fastify's reply.code() takes (a
+ * number, or a string of one, in that range, its fraction dropped as
+ * node:http drops it: 404.5 answers 404).
+ * @param {Reply} reply
+ * @param {unknown} statusCode
+ * @returns {number}
+ */
+function badStatusCode (reply, statusCode) {
+  const app = reply.route.app
+  if (app.fastifyErrors) {
+    const n = Number(statusCode)
+    if (n >= 100 && n <= 599) return Math.trunc(n)
+  }
+  throw app.error('HP_ERR_BAD_STATUS_CODE', String(statusCode))
 }
 
 /**

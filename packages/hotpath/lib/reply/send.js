@@ -3,7 +3,7 @@
 // then onSend hooks, then the writer (./write.js).
 import { createError } from '../errors.js'
 import { runPayloadHooks } from '../lifecycle/kernel.js'
-import { handleError, errorPayload } from '../lifecycle/handle-error.js'
+import { handleError, errorPayload, answersErrors } from '../lifecycle/handle-error.js'
 import { payloadKind, KIND_JSON, JSON_TYPE } from './payload-kind.js'
 import { writeReply } from './write.js'
 
@@ -19,20 +19,19 @@ export function sendPayload (reply, payload) {
     return
   }
   if (payload instanceof Error) {
-    // reply.send(err) runs the error handler; inside it, it answers the error.
-    if (!reply._erroring) {
+    // reply.send(err) runs the error handler (from one, the next of the
+    // route's chain); from the default handler, it answers the error.
+    if (!answersErrors(reply)) {
       handleError(reply, payload)
       return
     }
-    payload = errorPayload(reply, payload)
+    const body = errorPayload(reply, payload)
     if (reply.route.app.fastifyErrors) {
-      // Fastify's error body skips the preSerialization hooks (one that
-      // failed would fail again on it): serialized, then onSend
       reply.sent = true
-      if (payloadKind(payload) === KIND_JSON) serialize(reply, payload)
-      else onSend(reply, payload)
+      serializeErrorAnswer(reply, payload, /** @type {Record<string, unknown>} */ (body))
       return
     }
+    payload = body
   }
   reply.sent = true
   if (payloadKind(payload) === KIND_JSON) {
@@ -64,8 +63,9 @@ function serialize (reply, payload) {
   try {
     body = serializeFor(route, reply.statusCode, payload)
     // JSON.stringify returns undefined for a symbol, a function or a
-    // toJSON() that returns nothing: a programming error, not an empty 200.
-    if (typeof body !== 'string') throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
+    // toJSON() that returns nothing: a programming error, not an empty 200
+    // (Fastify sends it empty, as JSON).
+    if (typeof body !== 'string' && !(body === undefined && route.app.fastifyErrors)) throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
   } catch (err) {
     // Fastify answers the serializer's own error (fast-json-stringify's
     // '"name" is required!'); hotpath's masks it behind its code
@@ -91,10 +91,50 @@ function serialize (reply, payload) {
  * @returns {string | undefined}
  */
 export function serializeFor (route, status, payload) {
-  if (route.serializers === null) return JSON.stringify(payload)
-  // The tables built at ready(): no string per request (see serializerTable).
-  const fn = status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
+  const fn = serializerFor(route, status)
   return fn === null ? JSON.stringify(payload) : fn(payload)
+}
+
+/**
+ * The route's response serializer for a status, or null for none.
+ * @param {import('../routing/route.js').Route} route
+ * @param {number} status
+ */
+function serializerFor (route, status) {
+  if (route.serializers === null) return null
+  // The tables built at ready(): no string per request (see serializerTable).
+  return status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
+}
+
+/**
+ * The default handler's answer under errorFormat 'fastify', as Fastify
+ * serializes it: no preSerialization hooks; the route's response schema
+ * for the status, when it has one, applied to the error itself (its own
+ * fields, with the status, reason phrase and message); and when that
+ * fails, a 500 that names both failures (FST_ERR_FAILED_ERROR_SERIALIZATION),
+ * rather than the fixed one. Then onSend, as for any answer.
+ * @param {Reply} reply
+ * @param {Error} err
+ * @param {Record<string, unknown>} body  the default body (errorPayload)
+ */
+function serializeErrorAnswer (reply, err, body) {
+  const status = reply.statusCode
+  const fn = serializerFor(reply.route, status)
+  /** @type {unknown} */
+  let text
+  try {
+    text = fn === null
+      ? JSON.stringify(body)
+      : fn(Object.create(err, { error: { value: body.error }, message: { value: body.message }, statusCode: { value: status } }))
+    if (typeof text !== 'string') throw new TypeError(`the serializer returned ${typeof text}, not a string`)
+  } catch (e) {
+    reply.request.log.error({ err: e }, 'the error answer could not be serialized')
+    reply.statusCode = 500
+    const failed = reply.route.app.error('HP_ERR_ERROR_SERIALIZATION', /** @type {any} */ (e)?.message, err.message)
+    text = JSON.stringify({ statusCode: 500, code: failed.code, message: failed.message })
+  }
+  if (reply._contentType === null) reply._contentType = JSON_TYPE
+  onSend(reply, text)
 }
 
 /**

@@ -77,8 +77,15 @@ export class Route {
     this.serializeExact = new Map()
     /** first digit of the status → its class's serializer, else 'default' @type {(import('./schema.js').SerializeFn | null)[]} */
     this.serializeByClass = []
-    /** @type {Function} */
+    /** @type {Function} the nearest error handler */
     this.errorHandler = defaultErrorHandler
+    /**
+     * The error handlers an error goes through, nearest first, each with the
+     * instance it is called on: the route's own, its plugins' up to the
+     * root's, then the default. One that fails hands its error to the next.
+     * @type {{ fn: Function, instance: any }[]}
+     */
+    this.errorHandlers = [{ fn: defaultErrorHandler, instance }]
     /** @type {typeof import('../lifecycle/request.js').Request} */
     this.Request = /** @type {any} */ (null)
     /** @type {typeof import('../reply/reply.js').Reply} */
@@ -119,8 +126,10 @@ export class Route {
       }
       self[name] = list.length === 0 ? null : list
     }
-    // the route's own errorHandler (Fastify's route option), else its context's
-    this.errorHandler = opts.errorHandler ?? ctx.findErrorHandler() ?? defaultErrorHandler
+    this.errorHandlers = ctx.errorHandlerChain()
+    if (typeof opts.errorHandler === 'function') this.errorHandlers.unshift({ fn: opts.errorHandler, instance: this.instance })
+    this.errorHandlers.push({ fn: defaultErrorHandler, instance: this.instance })
+    this.errorHandler = this.errorHandlers[0].fn
     this.parsers = ctx.findParsers()
     this.parseBody = this.app.bodyMethods.has(this.method)
     this.contentRequired = this.method === 'QUERY'

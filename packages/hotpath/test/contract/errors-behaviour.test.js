@@ -107,13 +107,13 @@ eachMode('errors', (mode) => {
     assert.equal(b.headers.injected, undefined)
   })
 
-  test('custom error handlers are encapsulated; a failing one falls back to 500', async () => {
+  test('custom error handlers are encapsulated; a failing one hands its error to its parent context\'s', async () => {
     const res = await s.request('/c/custom')
     assert.equal(res.statusCode, 418)
     assert.deepEqual(res.json(), { custom: 'visible to the custom handler' })
-    const loop = await s.request('/c/loop')
-    assert.equal(loop.statusCode, 500)
-    assert.equal(loop.json().message, 'Internal Server Error')
+    const chained = await s.request('/c/loop')
+    assert.equal(chained.statusCode, 418)
+    assert.deepEqual(chained.json(), { custom: 'the error handler fails too' })
     assert.equal((await s.request('/c/onsend')).body, 'ok')
     const failed = await s.request('/c/onsend?failSend=1')
     assert.equal(failed.statusCode, 500)

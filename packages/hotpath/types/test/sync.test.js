@@ -45,13 +45,13 @@ test('the options in the types are the ones the runtime reads', () => {
   const app = runtime.default()
   assert.equal(typeof app.inject, 'function')
   assert.deepEqual(propsOf('HotpathOptions'), [
-    'ajv', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
+    'ajv', 'allowErrorHandlerOverride', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
     'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
     'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
-    'allowErrorHandlerOverride', 'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout',
+    'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout',
     'return503OnClosing'
   ].sort())
   // each of those, given another value, is refused by the runtime
