@@ -29,6 +29,8 @@ export const ERRORS = {
   HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
+  HP_ERR_RESPONSE_BODY_USED: { status: 500, message: 'The Response sent has a body that was already read' },
+  HP_ERR_STREAM_LOCKED: { status: 500, message: 'The ReadableStream sent is locked by a reader' },
   // Protocol errors answered by an engine before the core sees a request
   // (node:http answers these itself with an empty body)
   HP_ERR_BAD_REQUEST: { status: 400, message: 'Malformed request: %s' },
@@ -58,6 +60,7 @@ export const ERRORS = {
   HP_ERR_UNKNOWN_ENGINE: { status: 500, message: "Unknown engine '%s'" },
   HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' },
   HP_ERR_CLOSED: { status: 500, message: 'The app has been closed and cannot be reopened' },
+  HP_ERR_INVALID_LISTEN_OPTION: { status: 500, message: 'Invalid listen option: %s' },
   HP_ERR_PLUGIN_TIMEOUT: { status: 500, message: "Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" }
 }
@@ -71,6 +74,11 @@ export const ERRORS = {
 export const FASTIFY_ERRORS = {
   HP_ERR_HOOK_TIMEOUT: { code: 'FST_ERR_HOOK_TIMEOUT', message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_PLUGIN_TIMEOUT: { code: 'FST_ERR_PLUGIN_TIMEOUT', message: "fastify-plugin: Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
+  HP_ERR_RESPONSE_BODY_USED: { code: 'FST_ERR_REP_RESPONSE_BODY_CONSUMED', message: 'Response.body is already consumed.' },
+  HP_ERR_STREAM_LOCKED: { code: 'FST_ERR_REP_READABLE_STREAM_LOCKED', message: 'ReadableStream was locked. You should call releaseLock() method on reader before sending.' },
+  HP_ERR_CLOSED: { code: 'FST_ERR_REOPENED_CLOSE_SERVER', message: 'Fastify has already been closed and cannot be reopened' },
+  HP_ERR_ALREADY_LISTENING: { code: 'FST_ERR_REOPENED_SERVER', message: 'Fastify is already listening' },
+  HP_ERR_INVALID_LISTEN_OPTION: { code: 'FST_ERR_LISTEN_OPTIONS_INVALID', message: "Invalid listen options: '%s'" },
   HP_ERR_BAD_URL: { code: 'FST_ERR_BAD_URL', message: "'%s' is not a valid url component" },
   HP_ERR_DUPLICATE_ROUTE: { code: 'FST_ERR_DUPLICATED_ROUTE', message: "Method '%s' already declared for route '%s'" },
   HP_ERR_DEC_ALREADY_PRESENT: { code: 'FST_ERR_DEC_ALREADY_PRESENT', message: "The decorator '%s' has already been added!" },

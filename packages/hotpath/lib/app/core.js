@@ -182,8 +182,10 @@ export class Core {
     this.closePromise = null
     /** @type {SchemaCompiler | null} */
     this._schemaCompiler = null
-    /** @type {import('node:net').AddressInfo | null} */
+    /** @type {import('node:net').AddressInfo | string | null} the address listened at (a path for a Unix socket) */
     this.address = null
+    /** true from listen() until it fails: a second listen() is refused at once */
+    this.listening = false
     this.inFlight = new InFlight(this.requestTimeout)
     /** set by the load monitor; read once per request by dispatch */
     this.overloaded = false

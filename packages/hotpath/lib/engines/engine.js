@@ -33,7 +33,7 @@
  *   server's 'upgrade' listeners as (raw, socket, head) when it has any
  *   (WebSocket libraries take the socket), else to `handler` like any
  *   other.
- * @property {(opts: { port?: number, host?: string, backlog?: number }) => Promise<import('node:net').AddressInfo>} listen
+ * @property {(opts: { port?: number, host?: string, path?: string, backlog?: number }) => Promise<import('node:net').AddressInfo | string>} listen
  * @property {() => Promise<void>} close
  *   stop accepting; in-flight requests finish; idle keep-alive sockets
  *   close; a request that arrives on an open socket while closing is
@@ -146,3 +146,16 @@
  */
 
 export {}
+
+/**
+ * node:net's listen options from the app's: a `path` (a Unix socket or a
+ * Windows pipe) instead of a port; otherwise 'localhost' when no host is
+ * given, as Fastify listens: a server is not reachable from other machines
+ * by default.
+ * @param {{ port?: number, host?: string, path?: string, backlog?: number }} opts
+ * @returns {import('node:net').ListenOptions}
+ */
+export function listenArgs (opts) {
+  if (opts.path != null) return { path: opts.path, backlog: opts.backlog }
+  return { port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }
+}

@@ -10,6 +10,7 @@ import { P_HEAD, P_IDLE } from './states.js'
 import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
+import { listenArgs } from '../engine.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -139,9 +140,7 @@ export class WireEngine {
       const server = this.server
       const onErr = (/** @type {Error} */ err) => reject(err)
       server.once('error', onErr)
-      // 'localhost' when no host is given, as the node engine and Fastify
-      // listen: a server is not reachable from other machines by default.
-      server.listen({ port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }, () => {
+      server.listen(listenArgs(opts), () => {
         server.removeListener('error', onErr)
         this.startTimer()
         resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
