@@ -178,10 +178,12 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   id: string
   /** The client address (trustProxy-aware, computed on first read). */
   readonly ip: string | undefined
-  /** The host the client asked for, without the port (trustProxy-aware, computed on first read). */
-  readonly hostname: string | undefined
-  /** The host the client asked for, port included, honouring trustProxy. */
-  readonly host: string | undefined
+  /** The host the client asked for, without the port (trustProxy-aware, computed on first read); '' when the request names none. */
+  readonly hostname: string
+  /** The host the client asked for, port included, honouring trustProxy; '' when the request names none. */
+  readonly host: string
+  /** The port of `host`, else of the Host header; null when neither names one. */
+  readonly port: number | null
   /** The socket peer, then the X-Forwarded-For hops trusted proxies vouch for, closest first (only the peer without trustProxy). */
   readonly ips: Array<string | undefined>
   /** 'https' over TLS; else X-Forwarded-Proto from a trusted proxy, or 'http'. */

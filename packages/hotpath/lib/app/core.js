@@ -12,7 +12,7 @@ import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { LoadMonitor } from './load-monitor.js'
-import { normalizeOptions } from './options.js'
+import { normalizeOptions, httpOptions } from './options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { requestClass } from '../lifecycle/request.js'
 
@@ -43,7 +43,7 @@ export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
     options = normalizeOptions(options)
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout']) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -81,24 +81,31 @@ export class Core {
     this.bodyMethods = new Set(['DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'])
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
+    const http = httpOptions(options.http)
+    if (options.return503OnClosing !== undefined && typeof options.return503OnClosing !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'return503OnClosing', 'expected a boolean')
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
       https: options.https,
       headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
       requestTimeout: this.requestTimeout,
       keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
-      maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
+      maxHeaderSize: options.maxHeaderSize ?? http.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
       closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout,
       forceCloseConnections: options.forceCloseConnections ?? false,
-      maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0
+      maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0,
+      connectionTimeout: options.connectionTimeout ?? 0,
+      requireHostHeader: http.requireHostHeader ?? true,
+      connectionsCheckingInterval: http.connectionsCheckingInterval,
+      return503OnClosing: options.return503OnClosing ?? true
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
       pluginTimeout: this.pluginTimeout,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
-      ...this.engineOptions,
+      ...limits,
       https: options.https === undefined ? false : Object.freeze({ ...options.https }),
       engine: engineName,
       exposeErrorMessages: options.exposeErrorMessages === true,

@@ -136,6 +136,14 @@
  * @property {number} keepAliveTimeout   ms an idle keep-alive socket is kept
  * @property {number} maxHeaderSize      bytes of request head; 431 past it
  * @property {number} [maxRequestsPerSocket] 0 = unlimited
+ * @property {boolean} [requireHostHeader] false: an HTTP/1.1 request without Host, or with an empty one, is
+ *   taken rather than answered 400 (node:http's option of that name; default true)
+ * @property {number} [connectionsCheckingInterval] node: how often node:http checks its timeouts (wire checks
+ *   them on its shared timer)
+ * @property {boolean} [return503OnClosing] false: a request that arrives once close() has begun is served,
+ *   its response with Connection: close, rather than answered 503 (default true)
+ * @property {number} [connectionTimeout] ms a socket may stay inactive before it is destroyed (node:http's
+ *   server.timeout; 0 = none)
  * @property {number} [closeGraceTimeout] ms close() waits for in-flight responses before it destroys their connections
  * @property {boolean | 'idle'} [forceCloseConnections]
  *   what close() does to open connections. false (the default): an idle one

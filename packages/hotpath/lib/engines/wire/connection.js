@@ -41,7 +41,7 @@ export class Connection {
     this.socket = socket
     this.encrypted = encrypted
     this.remoteAddress = socket.remoteAddress
-    this.parser = new Parser(this, this, engine.limits)
+    this.parser = new Parser(this, this, engine.limits, engine.requireHostHeader)
     /** ParserSink: parse nothing more for now */
     this.stopped = false
     /** no new request will be read on this connection */
@@ -174,7 +174,7 @@ export class Connection {
       writeError(this, res, 'HP_ERR_NOT_READY', false)
       return
     }
-    if (engine.closing) {
+    if (engine.closing && engine.return503OnClosing) {
       writeError(this, res, 'HP_ERR_SERVER_CLOSING', true)
       return
     }
