@@ -106,7 +106,9 @@ function requestFrom (opts) {
     }
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(body.length)
   }
-  return new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
+  const raw = new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
+  if (opts.simulate?.error === true) raw.simulateError = true
+  return raw
 }
 
 /** @param {Record<string, unknown>} query */

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
 import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
-import { createError } from '../../errors.js'
+import { createError, HttpError } from '../../errors.js'
 import { statusText } from '../../status.js'
 import { loadModule } from '../../require.js'
 
@@ -50,6 +50,8 @@ export class InjectRequest {
     this.body = undefined
     /** readBody took the body */
     this.consumed = false
+    /** light-my-request's `simulate: { error: true }`: reading the body fails, as a socket error would */
+    this.simulateError = false
   }
 
   /** What middleware and req.ip find: a socket-like record, never written to. */
@@ -81,6 +83,7 @@ export class InjectRequest {
   readBody (limit, done) {
     // read through bodyStream() already (a middleware)
     if (this.stream !== null) return done(createError('HP_ERR_BODY_CONSUMED'))
+    if (this.simulateError) return done(simulatedError())
     const body = this.payload ?? EMPTY
     this.consumed = true
     if (body.length > limit) done(createError('HP_ERR_BODY_TOO_LARGE', limit))
@@ -92,9 +95,22 @@ export class InjectRequest {
     // reader finds it ended, as on node:http
     // bytes, as a socket's body stream gives them (Readable.from alone
     // would make one object of the body, taken whole by any read(n))
-    if (this.stream === null) this.stream = Readable.from(this.payload === null || this.consumed ? [] : [this.payload], { objectMode: false })
+    if (this.stream === null) {
+      if (this.simulateError) {
+        const stream = new Readable({ read () {} })
+        process.nextTick(() => stream.destroy(simulatedError()))
+        this.stream = stream
+      } else {
+        this.stream = Readable.from(this.payload === null || this.consumed ? [] : [this.payload], { objectMode: false })
+      }
+    }
     return this.stream
   }
+}
+
+/** The failure `simulate: { error: true }` makes: the client's fault, as a broken upload is. */
+function simulatedError () {
+  return new HttpError(400, 'Simulated')
 }
 
 /**
