@@ -43,7 +43,7 @@ export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
     options = normalizeOptions(options)
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout']) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout', 'handlerTimeout']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -60,6 +60,8 @@ export class Core {
     /** nesting of arrays and objects a JSON body may have */
     this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
     this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
+    /** ms a route's request may take from its arrival to its answer before the error path answers 503 (0: off; a route's handlerTimeout wins) */
+    this.handlerTimeout = options.handlerTimeout ?? 0
     if (options.exposeErrorMessages !== undefined && typeof options.exposeErrorMessages !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeErrorMessages', 'expected a boolean')
     /** every error answers with its own message and code, as in Fastify (docs/safety.md) */
     this.exposeErrorMessages = options.exposeErrorMessages === true
@@ -104,6 +106,7 @@ export class Core {
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
       pluginTimeout: this.pluginTimeout,
+      handlerTimeout: this.handlerTimeout,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
       ...limits,
       https: options.https === undefined ? false : Object.freeze({ ...options.https }),

@@ -91,6 +91,8 @@ export class Hotpath {
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
     for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
+    const handlerTimeout = options.handlerTimeout
+    if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
     if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
     const ctx = this._ctx
     const prefix = ctx.prefix
