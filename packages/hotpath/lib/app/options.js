@@ -87,7 +87,7 @@ export function httpOptions (http) {
     } else if (key === 'requireHostHeader') {
       if (typeof value !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'http.requireHostHeader', 'expected a boolean')
     } else {
-      throw createError('HP_ERR_UNSUPPORTED_OPTION', `http.${key}`, 'of node:http\'s server options, only maxHeaderSize, requireHostHeader and connectionsCheckingInterval apply; the limits are options of their own (headersTimeout, keepAliveTimeout, requestTimeout…)')
+      throw createError('HP_ERR_UNSUPPORTED_OPTION', `http.${key}: ${describe(value)}`, 'of node:http\'s server options, only maxHeaderSize, requireHostHeader and connectionsCheckingInterval apply; the limits are options of their own (headersTimeout, keepAliveTimeout, requestTimeout…)')
     }
     out[key] = value
   }
