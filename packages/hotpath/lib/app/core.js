@@ -11,6 +11,7 @@ import { SchemaCompiler } from '../routing/schema.js'
 import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
+import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
 import { normalizeOptions, httpOptions } from './options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
@@ -51,7 +52,11 @@ export class Core {
     if (force !== undefined && force !== true && force !== false && force !== 'idle') throw createError('HP_ERR_INVALID_OPTION', 'forceCloseConnections', "expected true, false or 'idle'")
     const depth = options.jsonDepthLimit
     if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) throw createError('HP_ERR_INVALID_OPTION', 'jsonDepthLimit', 'expected a positive integer')
-    const engineName = options.engine ?? DEFAULT_ENGINE
+    const serverFactory = options.serverFactory
+    if (serverFactory !== undefined && serverFactory !== null && typeof serverFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'serverFactory', 'expected a function')
+    // a server the application makes is a node:http server: the node engine runs on it
+    if (typeof serverFactory === 'function' && options.engine !== undefined && options.engine !== 'node') throw createError('HP_ERR_INVALID_OPTION', 'serverFactory', "the server it makes is run by the node engine; leave out `engine` or set it to 'node'")
+    const engineName = typeof serverFactory === 'function' ? 'node' : options.engine ?? DEFAULT_ENGINE
     if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
     if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
     this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
@@ -174,7 +179,12 @@ export class Core {
     this.allContexts = [this.root]
     // Created now, so app.server exists before listen(), as in Fastify.
     /** @type {import('../engines/engine.js').Engine} */
-    this.engine = createEngine(engineName, this.engineOptions)
+    this.engine = typeof serverFactory === 'function'
+      ? createFactoryEngine(this.engineOptions, serverFactory, options)
+      : createEngine(engineName, this.engineOptions)
+    if (this.engineOptions.forceCloseConnections === 'idle' && typeof (/** @type {any} */ (this.engine.server)).closeIdleConnections !== 'function') {
+      throw this.error('HP_ERR_FORCE_CLOSE_IDLE_UNAVAILABLE')
+    }
     /** app.inject()'s engine: the same entry point, no socket */
     this.injectEngine = new InjectEngine()
     /** @type {Promise<void> | null} */

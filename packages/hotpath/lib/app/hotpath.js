@@ -63,8 +63,12 @@ export class Hotpath {
     return { ...r, overloaded: core.overloaded }
   }
 
+  /** The addresses the server listens at: none before listen() or once closed. */
   addresses () {
-    return this._core.address === null ? [] : [this._core.address]
+    const server = /** @type {any} */ (this._core.engine?.server)
+    if (server == null || !server.listening) return []
+    const address = server.address()
+    return address == null ? [] : [address]
   }
 
   /** The options the app was created with, limits resolved (Fastify's initialConfig). */

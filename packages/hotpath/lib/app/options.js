@@ -12,7 +12,6 @@ import { createError } from '../errors.js'
  */
 const NOT_IMPLEMENTED = {
   http2: [(v) => v === false, 'HTTP/2 is not implemented yet; hotpath serves HTTP/1.1 (with TLS through `https`)'],
-  serverFactory: [() => false, 'the server is made by the engine (`engine`: wire or node)'],
   logController: [() => false, 'the log level is set per route with `logLevel`'],
   serializerOpts: [() => false, 'response serializers are compiled by fast-json-stringify with its defaults'],
   frameworkErrors: [() => false, "the engine's and the router's errors are answered by the error table (docs/errors.md)"],

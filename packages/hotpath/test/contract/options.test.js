@@ -11,7 +11,7 @@ import fastify from '../../lib/fastify.js'
 
 test('an option hotpath does not implement is refused, naming it and saying what hotpath does', () => {
   for (const [name, value] of /** @type {[string, any][]} */ ([
-    ['http2', true], ['serverFactory', () => {}],
+    ['http2', true],
     ['rewriteUrl', () => '/'],
     ['frameworkErrors', () => {}], ['onBadUrl', () => {}],
     ['constraints', { x: {} }], ['http.insecureHTTPParser', { insecureHTTPParser: true }]

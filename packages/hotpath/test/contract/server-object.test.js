@@ -4,6 +4,7 @@
 // return503OnClosing, handlerTimeout).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -311,4 +312,48 @@ test('inject(): simulate: { error: true } fails the read of the body with a 400'
   const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 }, simulate: { error: true } })
   assert.equal(res.statusCode, 400)
   assert.equal(res.json().message, 'Simulated')
+})
+
+test('serverFactory: the app runs on the node:http server it makes, with its own request and response objects', async () => {
+  /** @type {any} */
+  let given = null
+  const app = hotpath({
+    serverFactory: (/** @type {any} */ handler, /** @type {any} */ options) => {
+      given = options
+      return http.createServer((req, res) => {
+        /** @type {any} */ (req).tagged = 'by the server'
+        handler(req, res)
+      })
+    }
+  })
+  app.post('/', (/** @type {any} */ req) => ({ tagged: req.raw.tagged, body: req.body }))
+  assert.equal(typeof given.serverFactory, 'function')
+  assert.equal(app.initialConfig.engine, 'node')
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const res = await fetch(`${address}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })
+  assert.deepEqual(await res.json(), { tagged: 'by the server', body: { a: 1 } })
+  await app.close()
+  assert.equal(app.server.listening, false)
+})
+
+test('serverFactory: close() leaves alone a server the app did not open; addresses() follows the server', async () => {
+  const server = http.createServer()
+  const app = hotpath({ serverFactory: (/** @type {any} */ handler) => server.on('request', handler) })
+  app.get('/', () => 'ok')
+  await app.ready()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  await app.close()
+  assert.equal(server.listening, true)
+  assert.deepEqual(app.addresses(), [server.address()])
+  server.close()
+  await once(server, 'close')
+})
+
+test("serverFactory: forceCloseConnections: 'idle' needs a server with closeIdleConnections(); engine must be node", () => {
+  const bare = () => /** @type {any} */ ({ on () {} })
+  assert.throws(() => hotpath({ forceCloseConnections: 'idle', serverFactory: bare }), { code: 'HP_ERR_FORCE_CLOSE_IDLE_UNAVAILABLE' })
+  assert.throws(() => fastify({ forceCloseConnections: 'idle', serverFactory: bare }), { code: 'FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE' })
+  assert.equal(typeof fastify({ serverFactory: bare }).inject, 'function')
+  assert.throws(() => hotpath({ engine: 'wire', serverFactory: () => http.createServer() }), { code: 'HP_ERR_INVALID_OPTION' })
 })
