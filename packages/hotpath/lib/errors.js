@@ -26,6 +26,7 @@ export const ERRORS = {
   HP_ERR_HANDLER_TIMEOUT: { status: 503, message: 'The request was not answered within %s ms' },
   HP_ERR_SERVER_CLOSING: { status: 503, message: 'The server is shutting down' },
   HP_ERR_SERVER_OVERLOADED: { status: 503, message: 'The server is overloaded; retry later' },
+  HP_ERR_CONNECTION_EXHAUSTED: { status: 503, message: 'This connection has served the most requests it may (maxRequestsPerSocket); open a new one' },
   HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },

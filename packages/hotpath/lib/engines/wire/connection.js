@@ -150,10 +150,22 @@ export class Connection {
     const engine = this.engine
     const res = new WireResponse(this, req)
     req.res = res
+    // maxRequestsPerSocket as node:http applies it: the answer to the last
+    // request allowed says Connection: close; a request the client sends
+    // on the connection anyway is answered 503 + Connection: close, not
+    // dropped unanswered, and the connection then closes.
     const max = engine.limits.maxRequestsPerSocket
-    if (!req.keepAlive || (max > 0 && ++this.requests >= max)) {
-      req.keepAlive = false
+    let over = false
+    if (!req.keepAlive) {
       this.closing = true
+    } else if (max > 0 && ++this.requests >= max) {
+      if (this.requests === max) {
+        res.lastAllowed = true
+      } else {
+        req.keepAlive = false
+        this.closing = true
+        over = true
+      }
     }
     // RFC 9110 §7.8: the server's 'upgrade' listeners take the socket, as
     // on node:http; without one, the request goes to the routes
@@ -172,6 +184,10 @@ export class Connection {
     const handler = engine.handler
     if (handler === null) {
       writeError(this, res, 'HP_ERR_NOT_READY', false)
+      return
+    }
+    if (over) {
+      writeError(this, res, 'HP_ERR_CONNECTION_EXHAUSTED', true)
       return
     }
     if (engine.closing && engine.return503OnClosing) {
