@@ -592,6 +592,10 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   config?: RouteConfig
   /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
   bodyLimit?: number
+  /** ms from the request's arrival to its answer before the error path answers 503 (overrides the app's `handlerTimeout`; an integer > 0). */
+  handlerTimeout?: number
+  /** This route's error handler (instead of the nearest setErrorHandler()). */
+  errorHandler?: ErrorHandler
   /** A GET route answers HEAD through a HEAD route of its own (default: the app's `exposeHeadRoutes`). */
   exposeHeadRoute?: boolean
   /** For a route declared as '/' inside a prefix: answer '/prefix' and '/prefix/' ('both', the default), or only one. */
@@ -782,7 +786,13 @@ export interface ListenOptions {
   port?: number
   /** Defaults to 'localhost'. */
   host?: string
+  /** A Unix socket (or Windows pipe) to listen on instead of a port; the path is then the address. */
+  path?: string
   backlog?: number
+  /** Closes the app when it aborts; aborted before the server listens, listen() resolves undefined and never calls its callback. */
+  signal?: AbortSignal
+  /** The line logged once listening, from the origin (default `Server listening at ${origin}`). */
+  listenTextResolver?: (address: string) => string
 }
 
 /**
@@ -950,8 +960,8 @@ export interface HotpathInstance extends RouteMethods {
   /** Resolves to the address, e.g. `http://127.0.0.1:3000`. */
   listen(options?: ListenOptions): Promise<string>
   /** Fastify's form: callback(err, address). */
-  listen(options: ListenOptions, callback: (err: Error | null, address?: string) => void): Promise<string>
-  listen(callback: (err: Error | null, address?: string) => void): Promise<string>
+  listen(options: ListenOptions, callback: (err: Error | null, address?: string | null) => void): Promise<string>
+  listen(callback: (err: Error | null, address?: string | null) => void): Promise<string>
   close(): Promise<void>
   close(callback: (err?: Error) => void): Promise<void>
   /** close(): `await using app = hotpath()` closes the app at the end of the block. */
@@ -961,7 +971,7 @@ export interface HotpathInstance extends RouteMethods {
    * net.Server / tls.Server on `wire` (once ready() resolved).
    */
   readonly server: Server
-  /** The listening address ([] before listen()). */
+  /** The listening address ([] before listen() and once closed). */
   addresses(): AddressInfo[]
   /** The last load sample (see the `load` option). */
   readonly load: LoadReading
@@ -1078,11 +1088,17 @@ export interface HotpathOptions {
    * docs/migrating-from-fastify.md).
    */
   http2?: false
-  http?: null
-  connectionTimeout?: 0
-  handlerTimeout?: 0
-  return503OnClosing?: true
   allowErrorHandlerOverride?: true
+  /** node:http's server options that apply on both engines (any other is refused). */
+  http?: { maxHeaderSize?: number, requireHostHeader?: boolean, connectionsCheckingInterval?: number } | null
+  /** ms a socket may stay silent before it is destroyed (default 0, none; node:http's server.timeout). */
+  connectionTimeout?: number
+  /** ms from a request's arrival to its answer before the error path answers 503, for every route (default 0, off). */
+  handlerTimeout?: number
+  /** false: a request that arrives during close() is served, with Connection: close, rather than answered 503 (default true). */
+  return503OnClosing?: boolean
+  /** Makes the node:http (or node:https) server the app runs on (the node engine): it calls `handler(req, res)` for each request. */
+  serverFactory?: (handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void, options: HotpathOptions) => Server
   /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */
   onProtoPoisoning?: 'error' | 'remove' | 'ignore'
   /** The same for a `constructor.prototype` key. */
