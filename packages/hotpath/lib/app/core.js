@@ -89,6 +89,8 @@ export class Core {
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
     const http = httpOptions(options.http)
+    const clientErrorHandler = options.clientErrorHandler ?? undefined
+    if (clientErrorHandler !== undefined && typeof clientErrorHandler !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'clientErrorHandler', 'expected a function')
     if (options.return503OnClosing !== undefined && typeof options.return503OnClosing !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'return503OnClosing', 'expected a boolean')
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
@@ -103,10 +105,11 @@ export class Core {
       connectionTimeout: options.connectionTimeout ?? 0,
       requireHostHeader: http.requireHostHeader ?? true,
       connectionsCheckingInterval: http.connectionsCheckingInterval,
-      return503OnClosing: options.return503OnClosing ?? true
+      return503OnClosing: options.return503OnClosing ?? true,
+      clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket)
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
-    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, ...limits } = this.engineOptions
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,

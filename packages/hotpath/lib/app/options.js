@@ -15,7 +15,6 @@ const NOT_IMPLEMENTED = {
   logController: [() => false, 'the log level is set per route with `logLevel`'],
   serializerOpts: [() => false, 'response serializers are compiled by fast-json-stringify with its defaults'],
   frameworkErrors: [() => false, "the engine's and the router's errors are answered by the error table (docs/errors.md)"],
-  clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
   rewriteUrl: [() => false, 'use an onRequest hook or app.use() middleware that sets req.raw.url'],
   allowErrorHandlerOverride: [(v) => v === true, 'a context may set its error handler again'],
   schemaController: [() => false, 'use setValidatorCompiler() and setSerializerCompiler()'],

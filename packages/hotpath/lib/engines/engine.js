@@ -142,6 +142,9 @@
  *   them on its shared timer)
  * @property {boolean} [return503OnClosing] false: a request that arrives once close() has begun is served,
  *   its response with Connection: close, rather than answered 503 (default true)
+ * @property {(err: Error, socket: import('node:net').Socket) => void} [clientErrorHandler] answers a request the
+ *   engine refuses (malformed, too large a head, too slow) instead of the engine's own answer: it writes to the
+ *   socket and ends or destroys it (Fastify's option; node:http's 'clientError' event)
  * @property {number} [connectionTimeout] ms a socket may stay inactive before it is destroyed (node:http's
  *   server.timeout; 0 = none)
  * @property {number} [closeGraceTimeout] ms close() waits for in-flight responses before it destroys their connections

@@ -357,3 +357,26 @@ test("serverFactory: forceCloseConnections: 'idle' needs a server with closeIdle
   assert.equal(typeof fastify({ serverFactory: bare }).inject, 'function')
   assert.throws(() => hotpath({ engine: 'wire', serverFactory: () => http.createServer() }), { code: 'HP_ERR_INVALID_OPTION' })
 })
+
+eachMode('clientErrorHandler', (mode) => {
+  test('a request the engine refuses is handed to it, with the socket, `this` the app', async () => {
+    /** @type {any[]} */
+    const seen = []
+    const app = hotpath({
+      engine: mode,
+      clientErrorHandler (/** @type {any} */ err, /** @type {net.Socket} */ socket) {
+        seen.push(this === app, typeof err.message)
+        socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 6\r\nConnection: close\r\n\r\ncustom')
+      }
+    })
+    app.get('/', () => 'ok')
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = app.server.address().port
+    const answer = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n')
+    assert.equal(answer, 'HTTP/1.1 400 Bad Request\r\nContent-Length: 6\r\nConnection: close\r\n\r\ncustom')
+    assert.deepEqual(seen, [true, 'string'])
+    // a well-formed request is not its business
+    assert.match(await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 200 OK/)
+    await app.close()
+  })
+}, SOCKET_MODES)

@@ -110,6 +110,7 @@ export function createNodeEngine (options) {
   // listener we answer it as wire does, with a JSON body naming the problem
   // (llhttp's reason, e.g. "Invalid header value char").
   const log = options.onClientError
+  const custom = options.clientErrorHandler
   server.on('clientError', onClientError)
   /**
    * @param {Error & { code?: string, reason?: string }} err
@@ -157,6 +158,14 @@ export function createNodeEngine (options) {
    */
   function answerClientError (err, socket) {
     if (log) log(err)
+    if (custom !== undefined) {
+      try {
+        custom(err, socket)
+      } catch {
+        socket.destroy()
+      }
+      return
+    }
     if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
       const answer = err.code === 'HPE_HEADER_OVERFLOW' ? errorAnswer('HP_ERR_HEADERS_TOO_LARGE')
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errorAnswer('HP_ERR_REQUEST_TIMEOUT')

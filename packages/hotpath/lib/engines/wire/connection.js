@@ -20,7 +20,7 @@ import { errorResponse } from './writer.js'
 import { LINGER_MS } from './limits.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { P_HEAD, P_LINGER, PAUSE_PIPELINE, PAUSE_WRITE } from './states.js'
-import { send, flush, drainOut } from './output.js'
+import { send, flush, drainOut, handOffClientError } from './output.js'
 import { receiveBody, completeBody, abortBody, engineError } from './request-body.js'
 import { writeError, startStream } from './respond.js'
 import { updatePhase } from './timers.js'
@@ -223,7 +223,8 @@ export class Connection {
     this.closing = true
     this.discard = true
     const answer = errorAnswer(code, detail ?? '')
-    this.engine.clientError(engineError(code, detail === undefined ? undefined : String(detail)), this)
+    const err = engineError(code, detail === undefined ? undefined : String(detail))
+    this.engine.clientError(err, this)
     const req = this.current
     if (req !== null) {
       // a broken chunked body: the request the application holds fails
@@ -231,7 +232,9 @@ export class Connection {
       this.current = null
       abortBody(this, req, code, String(detail))
     }
-    if (this.queue.length === 0) {
+    if (this.queue.length === 0 && this.engine.clientErrorHandler !== null) {
+      handOffClientError(this, err)
+    } else if (this.queue.length === 0) {
       send(this, errorResponse(answer, this.engine.dateLine))
       this.closedWrite = true
       this.shutdownSoon()

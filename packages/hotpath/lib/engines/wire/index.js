@@ -51,6 +51,8 @@ export class WireEngine {
       ? /** @type {typeof import('node:tls')} */ (loadModule('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
       : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
     this.server.on('error', () => {})
+    /** @type {((err: Error, socket: import('node:net').Socket) => void) | null} answers refused requests instead of the engine (Fastify's clientErrorHandler) */
+    this.clientErrorHandler = typeof options.clientErrorHandler === 'function' ? options.clientErrorHandler : null
     /** false: an HTTP/1.1 request without Host is taken (node:http's requireHostHeader) */
     this.requireHostHeader = options.requireHostHeader ?? true
     /** false: a request that arrives during close() is served (with Connection: close) rather than answered 503 */
