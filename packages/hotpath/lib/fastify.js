@@ -36,7 +36,10 @@ const FASTIFY_DEFAULTS = {
  * @param {Record<string, any>} [options]
  */
 export function fastify (options = {}) {
-  return hotpath({ ...FASTIFY_DEFAULTS, ...options, ajv: fastifyAjv(options?.ajv) })
+  // Fastify closes idle connections only on a server that can: one that
+  // serverFactory makes may not, and then it just closes.
+  const defaults = typeof options?.serverFactory === 'function' ? { ...FASTIFY_DEFAULTS, forceCloseConnections: undefined } : FASTIFY_DEFAULTS
+  return hotpath({ ...defaults, ...options, ajv: fastifyAjv(options?.ajv) })
 }
 
 /**

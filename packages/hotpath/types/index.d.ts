@@ -193,11 +193,11 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   id: string
   /** The client address (trustProxy-aware, computed on first read). */
   readonly ip: string | undefined
-  /** The host the client asked for, without the port (trustProxy-aware, computed on first read). */
-  readonly hostname: string | undefined
-  /** The host the client asked for, port included, honouring trustProxy. */
-  readonly host: string | undefined
-  /** The port of that host, null when it names none. */
+  /** The host the client asked for, without the port (trustProxy-aware, computed on first read); '' when the request names none. */
+  readonly hostname: string
+  /** The host the client asked for, port included, honouring trustProxy; '' when the request names none. */
+  readonly host: string
+  /** The port of `host`, else of the Host header; null when neither names one. */
   readonly port: number | null
   /** The URL as received: before `rewriteUrl`, when the app sets it. */
   readonly originalUrl: string
@@ -640,6 +640,10 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   config?: RouteConfig
   /** This route's body limit in bytes (overrides the app's `bodyLimit`). */
   bodyLimit?: number
+  /** ms from the request's arrival to its answer before the error path answers 503 (overrides the app's `handlerTimeout`; an integer > 0). */
+  handlerTimeout?: number
+  /** This route's error handler (instead of the nearest setErrorHandler()). */
+  errorHandler?: ErrorHandler
   /** A GET route answers HEAD through a HEAD route of its own (default: the app's `exposeHeadRoutes`). */
   exposeHeadRoute?: boolean
   /** For a route declared as '/' inside a prefix: answer '/prefix' and '/prefix/' ('both', the default), or only one. */
@@ -836,7 +840,13 @@ export interface ListenOptions {
   port?: number
   /** Defaults to 'localhost'. */
   host?: string
+  /** A Unix socket (or Windows pipe) to listen on instead of a port; the path is then the address. */
+  path?: string
   backlog?: number
+  /** Closes the app when it aborts; aborted before the server listens, listen() resolves undefined and never calls its callback. */
+  signal?: AbortSignal
+  /** The line logged once listening, from the origin (default `Server listening at ${origin}`). */
+  listenTextResolver?: (address: string) => string
 }
 
 /**
@@ -1014,8 +1024,8 @@ export interface HotpathInstance extends RouteMethods {
   /** Resolves to the address, e.g. `http://127.0.0.1:3000`. */
   listen(options?: ListenOptions): Promise<string>
   /** Fastify's form: callback(err, address). */
-  listen(options: ListenOptions, callback: (err: Error | null, address?: string) => void): Promise<string>
-  listen(callback: (err: Error | null, address?: string) => void): Promise<string>
+  listen(options: ListenOptions, callback: (err: Error | null, address?: string | null) => void): Promise<string>
+  listen(callback: (err: Error | null, address?: string | null) => void): Promise<string>
   close(): Promise<void>
   close(callback: (err?: Error) => void): Promise<void>
   /** close(): `await using app = hotpath()` closes the app at the end of the block. */
@@ -1025,7 +1035,7 @@ export interface HotpathInstance extends RouteMethods {
    * net.Server / tls.Server on `wire` (once ready() resolved).
    */
   readonly server: Server
-  /** The listening address ([] before listen()). */
+  /** The listening address ([] before listen() and once closed). */
   addresses(): AddressInfo[]
   /** The last load sample (see the `load` option). */
   readonly load: LoadReading
@@ -1165,12 +1175,18 @@ export interface HotpathOptions {
    * docs/migrating-from-fastify.md).
    */
   http2?: false
-  http?: null
-  connectionTimeout?: 0
-  handlerTimeout?: 0
-  return503OnClosing?: true
   /** false: a second setErrorHandler() in one context throws HP_ERR_ERROR_HANDLER_SET (default true: it wraps the first). */
   allowErrorHandlerOverride?: boolean
+  /** node:http's server options that apply on both engines (any other is refused). */
+  http?: { maxHeaderSize?: number, requireHostHeader?: boolean, connectionsCheckingInterval?: number } | null
+  /** ms a socket may stay silent before it is destroyed (default 0, none; node:http's server.timeout). */
+  connectionTimeout?: number
+  /** ms from a request's arrival to its answer before the error path answers 503, for every route (default 0, off). */
+  handlerTimeout?: number
+  /** false: a request that arrives during close() is served, with Connection: close, rather than answered 503 (default true). */
+  return503OnClosing?: boolean
+  /** Makes the node:http (or node:https) server the app runs on (the node engine): it calls `handler(req, res)` for each request. */
+  serverFactory?: (handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void, options: HotpathOptions) => Server
   /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */
   onProtoPoisoning?: 'error' | 'remove' | 'ignore'
   /** The same for a `constructor.prototype` key. */

@@ -311,6 +311,7 @@ export async function doClose (core) {
   }
   for (const hook of core.appHooks.preClose) await hook()
   await core.engine.close()
+  core.address = null
   core.inFlight.stop()
   if (core.loadMonitor !== null) core.loadMonitor.stop()
   // Last added, first run, as Fastify (avvio) runs them: a plugin's clean-up

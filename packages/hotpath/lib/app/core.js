@@ -11,8 +11,9 @@ import { buildSchemaController } from '../routing/schema-controller.js'
 import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
+import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
-import { normalizeOptions } from './options.js'
+import { normalizeOptions, httpOptions } from './options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { requestClass } from '../lifecycle/request.js'
 
@@ -44,7 +45,7 @@ export class Core {
   constructor (options) {
     const givenRouterOptions = options.routerOptions
     options = normalizeOptions(options)
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout']) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout', 'handlerTimeout']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -52,7 +53,11 @@ export class Core {
     if (force !== undefined && force !== true && force !== false && force !== 'idle') throw createError('HP_ERR_INVALID_OPTION', 'forceCloseConnections', "expected true, false or 'idle'")
     const depth = options.jsonDepthLimit
     if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) throw createError('HP_ERR_INVALID_OPTION', 'jsonDepthLimit', 'expected a positive integer')
-    const engineName = options.engine ?? DEFAULT_ENGINE
+    const serverFactory = options.serverFactory
+    if (serverFactory !== undefined && serverFactory !== null && typeof serverFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'serverFactory', 'expected a function')
+    // a server the application makes is a node:http server: the node engine runs on it
+    if (typeof serverFactory === 'function' && options.engine !== undefined && options.engine !== 'node') throw createError('HP_ERR_INVALID_OPTION', 'serverFactory', "the server it makes is run by the node engine; leave out `engine` or set it to 'node'")
+    const engineName = typeof serverFactory === 'function' ? 'node' : options.engine ?? DEFAULT_ENGINE
     if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
     if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
     this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
@@ -61,6 +66,8 @@ export class Core {
     /** nesting of arrays and objects a JSON body may have */
     this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
     this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
+    /** ms a route's request may take from its arrival to its answer before the error path answers 503 (0: off; a route's handlerTimeout wins) */
+    this.handlerTimeout = options.handlerTimeout ?? 0
     if (options.exposeErrorMessages !== undefined && typeof options.exposeErrorMessages !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeErrorMessages', 'expected a boolean')
     /** every error answers with its own message and code, as in Fastify (docs/safety.md) */
     this.exposeErrorMessages = options.exposeErrorMessages === true
@@ -86,24 +93,35 @@ export class Core {
     this.bodyMethods = new Set(['DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'])
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
+    const http = httpOptions(options.http)
+    const clientErrorHandler = options.clientErrorHandler ?? undefined
+    if (clientErrorHandler !== undefined && typeof clientErrorHandler !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'clientErrorHandler', 'expected a function')
+    if (options.return503OnClosing !== undefined && typeof options.return503OnClosing !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'return503OnClosing', 'expected a boolean')
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
       https: options.https,
       headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
       requestTimeout: this.requestTimeout,
       keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
-      maxHeaderSize: options.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
+      maxHeaderSize: options.maxHeaderSize ?? http.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
       closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout,
       forceCloseConnections: options.forceCloseConnections ?? false,
-      maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0
+      maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0,
+      connectionTimeout: options.connectionTimeout ?? 0,
+      requireHostHeader: http.requireHostHeader ?? true,
+      connectionsCheckingInterval: http.connectionsCheckingInterval,
+      return503OnClosing: options.return503OnClosing ?? true,
+      clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket)
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
       pluginTimeout: this.pluginTimeout,
+      handlerTimeout: this.handlerTimeout,
       maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
-      ...this.engineOptions,
+      ...limits,
       https: options.https === undefined ? false : Object.freeze({ ...options.https }),
       engine: engineName,
       exposeErrorMessages: options.exposeErrorMessages === true,
@@ -226,7 +244,12 @@ export class Core {
     this.allContexts = [this.root]
     // Created now, so app.server exists before listen(), as in Fastify.
     /** @type {import('../engines/engine.js').Engine} */
-    this.engine = createEngine(engineName, this.engineOptions)
+    this.engine = typeof serverFactory === 'function'
+      ? createFactoryEngine(this.engineOptions, serverFactory, options)
+      : createEngine(engineName, this.engineOptions)
+    if (this.engineOptions.forceCloseConnections === 'idle' && typeof (/** @type {any} */ (this.engine.server)).closeIdleConnections !== 'function') {
+      throw this.error('HP_ERR_FORCE_CLOSE_IDLE_UNAVAILABLE')
+    }
     /** app.inject()'s engine: the same entry point, no socket */
     this.injectEngine = new InjectEngine()
     /** @type {Promise<void> | null} */
@@ -242,8 +265,10 @@ export class Core {
     this.appHooks = { onReady: [], onListen: [], preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */
     this.closePromise = null
-    /** @type {import('node:net').AddressInfo | null} */
+    /** @type {import('node:net').AddressInfo | string | null} the address listened at (a path for a Unix socket) */
     this.address = null
+    /** true from listen() until it fails: a second listen() is refused at once */
+    this.listening = false
     this.inFlight = new InFlight(this.requestTimeout)
     /** set by the load monitor; read once per request by dispatch */
     this.overloaded = false

@@ -21,7 +21,7 @@ import { METHODS as NODE_METHODS } from 'node:http'
 export { Core }
 
 let warnedOverride = false
-const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
+const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'port', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
 const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
 
 /**
@@ -64,8 +64,12 @@ export class Hotpath {
     return { ...r, overloaded: core.overloaded }
   }
 
+  /** The addresses the server listens at: none before listen() or once closed. */
   addresses () {
-    return this._core.address === null ? [] : [this._core.address]
+    const server = /** @type {any} */ (this._core.engine?.server)
+    if (server == null || !server.listening) return []
+    const address = server.address()
+    return address == null ? [] : [address]
   }
 
   /** The options the app was created with, limits resolved (Fastify's initialConfig). */
@@ -97,6 +101,8 @@ export class Hotpath {
       // a body schema on a method whose bodies are never parsed would never run
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
+    const handlerTimeout = options.handlerTimeout
+    if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
     // null: the app's level, as no logLevel
     if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
@@ -664,36 +670,80 @@ export class Hotpath {
 
   /**
    * A promise of the address; given a callback (Fastify's listen(opts, cb)
-   * or listen(cb)), callback(err, address) instead.
-   * @param {{ port?: number, host?: string, backlog?: number } | ((err: Error | null, address?: string) => void)} [opts]
-   * @param {(err: Error | null, address?: string) => void} [callback]
-   * @returns {Promise<string>}
+   * or listen(cb)), callback(err, address) instead, with a null address on
+   * failure. An AbortSignal in `signal` closes the app when it aborts; one
+   * aborted before the server listens resolves undefined (the callback is
+   * not called) and the server never listens.
+   * @param {ListenOptions | ((err: Error | null, address?: string | null) => void)} [opts]
+   * @param {(err: Error | null, address?: string | null) => void} [callback]
+   * @returns {Promise<string | undefined>}
    */
   listen (opts = {}, callback) {
     if (typeof opts === 'function') {
       callback = opts
       opts = {}
     }
-    const listening = this._listen(opts)
-    if (typeof callback === 'function') settleTo(listening, callback, this, true)
+    const signal = opts.signal
+    /** @type {{ aborted: boolean }} */
+    const state = { aborted: false }
+    if (signal !== undefined && signal !== null) {
+      if (typeof signal.addEventListener !== 'function' && typeof (/** @type {any} */ (signal).on) !== 'function') {
+        throw this._core.error('HP_ERR_INVALID_LISTEN_OPTION', 'Invalid options.signal')
+      }
+      if (signal.aborted) {
+        state.aborted = true
+        return this.close().then(() => undefined)
+      }
+      signal.addEventListener('abort', () => {
+        state.aborted = true
+        this.close()
+      }, { once: true })
+    }
+    const listening = this._listen(opts, state)
+    if (typeof callback === 'function') {
+      const cb = callback
+      listening.then(
+        (address) => { if (!state.aborted || address !== undefined) process.nextTick(() => cb.call(this, null, address)) },
+        (err) => process.nextTick(() => cb.call(this, err, null))
+      )
+    }
     return listening
   }
 
-  /** @param {{ port?: number, host?: string, backlog?: number }} opts */
-  async _listen (opts) {
+  /**
+   * @param {ListenOptions} opts
+   * @param {{ aborted: boolean }} state
+   */
+  async _listen (opts, state) {
     const core = this._core
-    if (core.closePromise !== null) throw createError('HP_ERR_CLOSED')
-    await this.ready()
-    if (core.address !== null) throw createError('HP_ERR_ALREADY_LISTENING')
-    const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
-    const address = await engine.listen(opts)
-    core.address = address
+    if (core.closePromise !== null) throw core.error('HP_ERR_CLOSED')
+    if (core.address !== null || core.listening) throw core.error('HP_ERR_ALREADY_LISTENING')
+    core.listening = true
+    try {
+      await this.ready()
+      // aborted while the plugins loaded: the app is closing, nothing listens
+      if (state.aborted || core.closePromise !== null) return undefined
+      const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
+      const address = await engine.listen(opts)
+      core.address = address
+      const url = typeof address === 'string' ? address : `${core.engineOptions.https ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      const text = typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`
+      this.log.info(text)
+      for (const hook of core.appHooks.onListen) await hook()
+      return url
+    } catch (err) {
+      if (core.address === null) core.listening = false
+      throw err
+    }
+  }
+
+  /** The origin the server listens at (`http://127.0.0.1:3000`), or its socket path. */
+  get listeningOrigin () {
+    const address = this._core.address
+    if (address === null) return undefined
+    if (typeof address === 'string') return address
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-    const scheme = core.engineOptions.https ? 'https' : 'http'
-    const url = `${scheme}://${host}:${address.port}`
-    if (core.logger !== null) core.logger.info(`Server listening at ${url}`)
-    for (const hook of core.appHooks.onListen) await hook()
-    return url
+    return `${this._core.engineOptions.https ? 'https' : 'http'}://${host}:${address.port}`
   }
 
   /**
@@ -745,7 +795,7 @@ export class Hotpath {
     // once close() has begun, an injected request is refused rather than
     // answered 503, as Fastify refuses it
     const result = this._core.closePromise !== null
-      ? Promise.reject(createError('HP_ERR_CLOSED'))
+      ? Promise.reject(this._core.error('HP_ERR_CLOSED'))
       : this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
     if (typeof callback !== 'function') return result
     settleTo(result, callback, this, true)
@@ -773,6 +823,16 @@ if (typeof Symbol.asyncDispose === 'symbol') {
 function ownInstance (instance) {
   return Object.hasOwn(instance, 'then') ? Object.getPrototypeOf(instance) : instance
 }
+
+/**
+ * @typedef {object} ListenOptions
+ * @property {number} [port]
+ * @property {string} [host]
+ * @property {string} [path]  a Unix socket or Windows pipe, instead of a port
+ * @property {number} [backlog]
+ * @property {AbortSignal} [signal]  closes the app when it aborts
+ * @property {(address: string) => string} [listenTextResolver]  the text logged once listening
+ */
 
 /**
  * A hook given as a route option: a function, an array of them, or nothing

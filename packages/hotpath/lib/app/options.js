@@ -12,13 +12,7 @@ import { createError } from '../errors.js'
  */
 const NOT_IMPLEMENTED = {
   http2: [(v) => v === false, 'HTTP/2 is not implemented yet; hotpath serves HTTP/1.1 (with TLS through `https`)'],
-  http: [(v) => v === null, "node:http's server options do not apply; the limits are options of their own (headersTimeout, maxHeaderSize, keepAliveTimeout…)"],
-  serverFactory: [() => false, 'the server is made by the engine (`engine`: wire or node)'],
-  connectionTimeout: [(v) => v === 0, 'a connection is bounded by headersTimeout, requestTimeout and keepAliveTimeout'],
-  handlerTimeout: [(v) => v === 0, 'requestTimeout bounds a request, its handler included'],
   logController: [() => false, 'the log level is set per route with `logLevel`'],
-  return503OnClosing: [(v) => v === true, 'a request that arrives during close() is always answered 503'],
-  clientErrorHandler: [() => false, 'malformed requests are answered by the engine (docs/safety.md, "Bad input")'],
   childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
   compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way']
 }
@@ -61,4 +55,30 @@ function describe (v) {
   if (typeof v === 'function') return 'a function'
   if (typeof v === 'object' && v !== null) return 'an object'
   return JSON.stringify(v) ?? String(v)
+}
+
+/**
+ * Fastify's `http` option, node:http's server options, where they have a
+ * meaning on either engine: maxHeaderSize (the top-level option wins),
+ * requireHostHeader, and connectionsCheckingInterval (node:http's; wire
+ * checks its timeouts on its one shared timer). Any other is refused, named.
+ * @param {unknown} http
+ * @returns {{ maxHeaderSize?: number, requireHostHeader?: boolean, connectionsCheckingInterval?: number }}
+ */
+export function httpOptions (http) {
+  if (http === undefined || http === null) return {}
+  if (typeof http !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'http', 'expected an object of node:http server options')
+  const out = /** @type {Record<string, any>} */ ({})
+  for (const [key, value] of Object.entries(http)) {
+    if (value === undefined) continue
+    if (key === 'maxHeaderSize' || key === 'connectionsCheckingInterval') {
+      if (!(Number.isInteger(value) && value >= 0)) throw createError('HP_ERR_INVALID_OPTION', `http.${key}`, 'expected a non-negative integer')
+    } else if (key === 'requireHostHeader') {
+      if (typeof value !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'http.requireHostHeader', 'expected a boolean')
+    } else {
+      throw createError('HP_ERR_UNSUPPORTED_OPTION', `http.${key}: ${describe(value)}`, 'of node:http\'s server options, only maxHeaderSize, requireHostHeader and connectionsCheckingInterval apply; the limits are options of their own (headersTimeout, keepAliveTimeout, requestTimeout…)')
+    }
+    out[key] = value
+  }
+  return out
 }

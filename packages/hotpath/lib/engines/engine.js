@@ -33,7 +33,7 @@
  *   server's 'upgrade' listeners as (raw, socket, head) when it has any
  *   (WebSocket libraries take the socket), else to `handler` like any
  *   other.
- * @property {(opts: { port?: number, host?: string, backlog?: number }) => Promise<import('node:net').AddressInfo>} listen
+ * @property {(opts: { port?: number, host?: string, path?: string, backlog?: number }) => Promise<import('node:net').AddressInfo | string>} listen
  * @property {() => Promise<void>} close
  *   stop accepting; in-flight requests finish; idle keep-alive sockets
  *   close; a request that arrives on an open socket while closing is
@@ -138,6 +138,17 @@
  * @property {number} keepAliveTimeout   ms an idle keep-alive socket is kept
  * @property {number} maxHeaderSize      bytes of request head; 431 past it
  * @property {number} [maxRequestsPerSocket] 0 = unlimited
+ * @property {boolean} [requireHostHeader] false: an HTTP/1.1 request without Host, or with an empty one, is
+ *   taken rather than answered 400 (node:http's option of that name; default true)
+ * @property {number} [connectionsCheckingInterval] node: how often node:http checks its timeouts (wire checks
+ *   them on its shared timer)
+ * @property {boolean} [return503OnClosing] false: a request that arrives once close() has begun is served,
+ *   its response with Connection: close, rather than answered 503 (default true)
+ * @property {(err: Error, socket: import('node:net').Socket) => void} [clientErrorHandler] answers a request the
+ *   engine refuses (malformed, too large a head, too slow) instead of the engine's own answer: it writes to the
+ *   socket and ends or destroys it (Fastify's option; node:http's 'clientError' event)
+ * @property {number} [connectionTimeout] ms a socket may stay inactive before it is destroyed (node:http's
+ *   server.timeout; 0 = none)
  * @property {number} [closeGraceTimeout] ms close() waits for in-flight responses before it destroys their connections
  * @property {boolean | 'idle'} [forceCloseConnections]
  *   what close() does to open connections. false (the default): an idle one
@@ -148,3 +159,16 @@
  */
 
 export {}
+
+/**
+ * node:net's listen options from the app's: a `path` (a Unix socket or a
+ * Windows pipe) instead of a port; otherwise 'localhost' when no host is
+ * given, as Fastify listens: a server is not reachable from other machines
+ * by default.
+ * @param {{ port?: number, host?: string, path?: string, backlog?: number }} opts
+ * @returns {import('node:net').ListenOptions}
+ */
+export function listenArgs (opts) {
+  if (opts.path != null) return { path: opts.path, backlog: opts.backlog }
+  return { port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }
+}

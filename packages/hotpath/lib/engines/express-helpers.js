@@ -59,7 +59,7 @@ export function installExpressRequest (proto) {
       return this._hotpath !== undefined ? this._hotpath.ips.slice(1) : []
     }),
     hostname: settable('hostname', function () {
-      if (this._hotpath !== undefined) return this._hotpath.hostname
+      if (this._hotpath !== undefined) return this._hotpath.hostname || undefined
       const host = this.headers.host
       return typeof host === 'string' ? host.replace(/:\d+$/, '') : undefined
     }),

@@ -23,6 +23,10 @@ export function ensureFinishListener (reply) {
  * @param {Error | null} error
  */
 function onFinished (reply, error) {
+  if (reply._timer !== null) {
+    clearTimeout(reply._timer)
+    reply._timer = null
+  }
   const req = reply.request
   const route = reply.route
   const app = route.app
@@ -103,5 +107,32 @@ export function timeoutReply (reply, ms) {
     handleError(reply, createError('HP_ERR_REQUEST_TIMEOUT'))
     return
   }
-  handleError(reply, createError('HP_ERR_HANDLER_TIMEOUT', ms))
+  handleError(reply, route.app.error('HP_ERR_HANDLER_TIMEOUT', ms, route.url))
+}
+
+/**
+ * A route's handlerTimeout (Fastify's): one timer from the request's
+ * arrival, cleared when the response has gone (the route tracks its end)
+ * or the reply is hijacked. Only routes with a handlerTimeout pay for it.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {number} ms
+ */
+export function startHandlerTimer (reply, ms) {
+  reply._timer = setTimeout(handlerTimedOut, ms, reply, ms)
+}
+
+/**
+ * The handlerTimeout passed before the reply was sent: req.signal aborts
+ * with the error as its reason, and the error path answers it (503, or what
+ * the route's error handler sends).
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {number} ms
+ */
+function handlerTimedOut (reply, ms) {
+  reply._timer = null
+  if (reply._done || reply.sent) return
+  const route = reply.route
+  const err = route.app.error('HP_ERR_HANDLER_TIMEOUT', ms, route.url)
+  abortSignal(reply.request, err)
+  handleError(reply, err)
 }

@@ -125,20 +125,23 @@ export class Request {
     return proxyAddresses(this._incoming.socket.remoteAddress, this.headers['x-forwarded-for'], this.route.app.trustProxy)
   }
 
-  /** The host the client asked for, port included, honouring trustProxy (Fastify 5's request.host). */
+  /**
+   * The host the client asked for, port included, honouring trustProxy
+   * (Fastify 5's request.host); '' when the request names none (HTTP/1.0
+   * without Host, an empty Host, a headers schema that removed it).
+   */
   get host () {
     let host = this.headers.host
     if (this.route.app.trustProxy !== null) {
       const fwd = this.headers['x-forwarded-host']
       if (typeof fwd === 'string' && isTrustedPeer(this)) host = fwd.split(',')[0].trim()
     }
-    return typeof host === 'string' && host !== '' ? host : undefined
+    return typeof host === 'string' ? host : ''
   }
 
-  /** The host the client asked for, without the port, honouring trustProxy. */
+  /** The host the client asked for, without the port, honouring trustProxy ('' when none). */
   get hostname () {
     const host = this.host
-    if (host === undefined) return undefined
     if (host.charCodeAt(0) === 91) { // '[': IPv6 literal
       const end = host.indexOf(']')
       return end === -1 ? host : host.slice(0, end + 1)
@@ -147,12 +150,12 @@ export class Request {
     return colon === -1 ? host : host.slice(0, colon)
   }
 
-  /** The port of the host the client asked for, as a number; null when it names none (Fastify's request.port). */
+  /** The port of `host`, else of the Host header; null when neither names one. */
   get port () {
-    const host = this.host
-    if (host === undefined) return null
-    const m = /:(\d+)$/.exec(host)
-    return m === null ? null : parseInt(m[1], 10)
+    const fromHost = portOf(this.host)
+    if (fromHost !== null) return fromHost
+    const header = this.headers.host
+    return typeof header === 'string' ? portOf(header) : null
   }
 
   get protocol () {
@@ -357,4 +360,16 @@ function queryStart (url) {
     if (c === 63 || c === 59) return i
   }
   return -1
+}
+
+/**
+ * The port at the end of a Host value (`example.com:8080`, `[::1]:3000`), or null.
+ * @param {string} host
+ * @returns {number | null}
+ */
+function portOf (host) {
+  const colon = host.lastIndexOf(':')
+  if (colon === -1 || host.indexOf(']', colon) !== -1) return null
+  const port = Number.parseInt(host.slice(colon + 1), 10)
+  return Number.isNaN(port) ? null : port
 }

@@ -40,6 +40,8 @@ export class Reply {
     /** @type {Reply | null} */
     this._newer = null
     this._listening = false
+    /** @type {ReturnType<typeof setTimeout> | null} the route's handlerTimeout timer, on routes that have one */
+    this._timer = null
     this._startTime = route.app.logger === null ? 0 : performance.now()
     /** @type {import('../lifecycle/kernel.js').Continuation | null} where a parked request goes on */
     this._onValue = null
@@ -206,6 +208,10 @@ export class Reply {
    */
   hijack () {
     if (!this._done) markDone(this)
+    if (this._timer !== null) {
+      clearTimeout(this._timer)
+      this._timer = null
+    }
     return this
   }
 

@@ -90,6 +90,13 @@ function buildHeaders (reply, type, body) {
 function writeStreamed (reply, payload, kind) {
   /** @type {import('node:stream').Readable} */
   let stream
+  // A body already read or locked by a reader cannot be sent: refused before
+  // anything of the reply changes, so the error handler answers instead.
+  const web = kind === KIND_RESPONSE ? /** @type {Response} */ (payload).body : kind === KIND_WEB_STREAM ? payload : null
+  if (web !== null && (web.locked || (kind === KIND_RESPONSE && payload.bodyUsed))) {
+    handleError(reply, reply.route.app.error(kind === KIND_RESPONSE && payload.bodyUsed ? 'HP_ERR_RESPONSE_BODY_USED' : 'HP_ERR_STREAM_LOCKED'))
+    return
+  }
   if (kind === KIND_RESPONSE) {
     const response = /** @type {Response} */ (payload)
     reply.statusCode = response.status

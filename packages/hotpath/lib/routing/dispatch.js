@@ -12,7 +12,7 @@ import { createError } from '../errors.js'
 import { runHooks } from '../lifecycle/kernel.js'
 import { handleError, stageFailed } from '../lifecycle/handle-error.js'
 import { bodyStage } from '../lifecycle/body.js'
-import { ensureFinishListener, logIncoming } from '../lifecycle/finish.js'
+import { ensureFinishListener, logIncoming, startHandlerTimer } from '../lifecycle/finish.js'
 import { writeFixedError, writeFixedBody } from '../reply/last-resort.js'
 import { writeOverloaded } from '../app/load-monitor.js'
 
@@ -170,6 +170,7 @@ function start (core, raw, res, route, params) {
   const reply = new route.Reply(res, req, route)
   req.reply = reply
   if (route.trackFinish) ensureFinishListener(reply)
+  if (route.handlerTimeout > 0) startHandlerTimer(reply, route.handlerTimeout)
   if (route.logIncoming) logIncoming(req)
   if (route.onRequest === null) {
     bodyStage(reply)

@@ -91,6 +91,8 @@ export class Route {
     /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
+    /** ms from the request's arrival to its answer before the error path answers 503 (0: no timer) */
+    this.handlerTimeout = 0
     /** a not-found route (reply.callNotFound() in its handler answers a plain 404) */
     this.notFound = false
     /** log Fastify's "incoming request" line, set by compile() */
@@ -148,7 +150,8 @@ export class Route {
       : this.app.logger.child({}, { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) })
     // As Fastify shapes it: the limit that applies, and a config that is
     // always an object and names the route's url and method.
-    this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, config: { ...opts.config, url: this.url, method: opts.method } }
+    this.handlerTimeout = opts.handlerTimeout ?? this.app.handlerTimeout
+    this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, config: { ...opts.config, url: this.url, method: opts.method } }
     ctx.buildClasses()
     this.Request = /** @type {any} */ (ctx.Request)
     this.Reply = /** @type {any} */ (ctx.Reply)
@@ -208,7 +211,7 @@ export class Route {
     }
     /** Fastify's "incoming request" line (logFormat 'fastify') */
     this.logIncoming = this.logger !== null && this.app.logRequests && this.app.fastifyLogs
-    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests)
+    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests) || this.handlerTimeout > 0
   }
 }
 

@@ -129,12 +129,17 @@ test('body over the limit without Content-Length: 413 at once, the rest is not r
   socket.destroy()
 })
 
-test('maxRequestsPerSocket closes after the last allowed request', async (t) => {
+test('maxRequestsPerSocket: the last allowed answer says Connection: close; a request sent anyway gets 503 and the connection closes', async (t) => {
   const s = await serve({ maxRequestsPerSocket: 2 }, echo)
   t.after(() => s.close())
   const rs = responses((await exchange(s.port, ['GET /1 HTTP/1.1\r\n' + H + '\r\n', 'GET /2 HTTP/1.1\r\n' + H + '\r\n', 'GET /3 HTTP/1.1\r\n' + H + '\r\n'], { gap: 20, end: false })).text)
-  assert.deepEqual(rs.map(r => r.body), ['GET /1 ', 'GET /2 '])
+  assert.deepEqual(rs.map(r => r.status), [200, 200, 503])
+  assert.deepEqual(rs.slice(0, 2).map(r => r.body), ['GET /1 ', 'GET /2 '])
+  assert.match(rs[0].head, /Connection: keep-alive/)
   assert.match(rs[1].head, /Connection: close/)
+  assert.equal(JSON.parse(rs[2].body).code, 'HP_ERR_CONNECTION_EXHAUSTED')
+  assert.match(rs[2].head, /Connection: close/)
+  assert.equal(s.calls.count, 2)
 })
 
 test('slow-drip headers get 408 from headersTimeout and the socket is closed', async (t) => {

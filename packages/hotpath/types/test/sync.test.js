@@ -50,12 +50,12 @@ test('the options in the types are the ones the runtime reads', () => {
     'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
     'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
+    'connectionTimeout', 'handlerTimeout', 'http', 'return503OnClosing', 'serverFactory',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
-    'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout',
-    'return503OnClosing'
+    'http2', 'http2SessionTimeout'
   ].sort())
   // each of those, given another value, is refused by the runtime
-  for (const [name, value] of [['http2', true], ['return503OnClosing', false], ['http', {}]]) {
+  for (const [name, value] of [['http2', true], ['allowErrorHandlerOverride', false], ['http', { insecureHTTPParser: true }]]) {
     assert.throws(() => runtime.default({ [name]: value }), { code: 'HP_ERR_UNSUPPORTED_OPTION' }, name)
   }
   // A wrong type for a numeric option is refused at once by the runtime too.

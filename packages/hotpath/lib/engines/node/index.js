@@ -7,6 +7,7 @@
 import http from 'node:http'
 import { isValidHost } from '../host.js'
 import { loadModule } from '../../require.js'
+import { listenArgs } from '../engine.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse } from './response.js'
@@ -19,9 +20,10 @@ import { NodeResponse } from './response.js'
  * one means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1, allowed on
  * HTTP/1.0.
  * @param {http.IncomingMessage} req
+ * @param {boolean} requireHost  false: no Host (or an empty one) is taken on HTTP/1.1 too
  * @returns {string | null}
  */
-function invalidHost (req) {
+function invalidHost (req, requireHost) {
   // node:http keeps the first of several Host lines; RFC 9112 §3.2 wants a
   // 400 for more than one (one length compare per header line)
   const raw = req.rawHeaders
@@ -31,7 +33,7 @@ function invalidHost (req) {
   }
   const host = req.headers.host
   if (host === undefined || host === '') {
-    if (req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null
+    if (!requireHost || req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null
     return host === undefined ? 'Missing Host header' : 'Empty Host header'
   }
   return isValidHost(host) ? null : 'Invalid Host header'
@@ -89,7 +91,7 @@ export function createNodeEngine (options) {
     // node:http checks headersTimeout/requestTimeout only every 30 s by
     // default; a slow-drip client would hold a socket that long past its
     // limit. Check at most every second (and faster for short limits).
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout || 1000, requestTimeout || 1000) / 2))),
+    connectionsCheckingInterval: options.connectionsCheckingInterval ?? Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout || 1000, requestTimeout || 1000) / 2))),
     // checked in setHandler instead: node:http's own answer is an empty 400
     requireHostHeader: false
   }
@@ -97,15 +99,18 @@ export function createNodeEngine (options) {
     // node:https (and node:tls under it) is loaded only for an HTTPS server
     ? /** @type {typeof import('node:https')} */ (loadModule('node:https')).createServer({ ...options.https, ...serverOptions })
     : http.createServer(serverOptions)
-  // Node's default 'timeout' handling is fine; keep the socket idle timeout
-  // off (timeouts above cover slow clients).
-  server.timeout = 0
-  // not a createServer option: a property of the server
+  // not createServer options: properties of the server. The socket idle
+  // timeout is off unless connectionTimeout asks for it (the timeouts above
+  // cover slow clients).
   server.maxRequestsPerSocket = options.maxRequestsPerSocket ?? 0
+  server.timeout = options.connectionTimeout ?? 0
+  const requireHost = options.requireHostHeader ?? true
+  const return503 = options.return503OnClosing ?? true
   // node:http answers a malformed request itself with an empty body; with a
   // listener we answer it as wire does, with a JSON body naming the problem
   // (llhttp's reason, e.g. "Invalid header value char").
   const log = options.onClientError
+  const custom = options.clientErrorHandler
   server.on('clientError', onClientError)
   /**
    * @param {Error & { code?: string, reason?: string }} err
@@ -153,6 +158,14 @@ export function createNodeEngine (options) {
    */
   function answerClientError (err, socket) {
     if (log) log(err)
+    if (custom !== undefined) {
+      try {
+        custom(err, socket)
+      } catch {
+        socket.destroy()
+      }
+      return
+    }
     if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
       const answer = err.code === 'HPE_HEADER_OVERFLOW' ? errorAnswer('HP_ERR_HEADERS_TOO_LARGE')
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errorAnswer('HP_ERR_REQUEST_TIMEOUT')
@@ -170,9 +183,9 @@ export function createNodeEngine (options) {
     setHandler (handler) {
       server.on('request', (/** @type {NodeRequest} */ req, /** @type {NodeResponse} */ res) => {
         res.engineState = state
-        const invalid = invalidHost(req)
+        const invalid = invalidHost(req, requireHost)
         if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
-        if (state.closing) return refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+        if (state.closing && return503) return refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
         // llhttp hands over the head of a request whose Transfer-Encoding
         // it rejects (a final coding other than a lone "chunked", as in
         // "gzip", "chunked<HTAB>" or "<NBSP>chunked") and fails the read
@@ -188,7 +201,7 @@ export function createNodeEngine (options) {
       return new Promise((resolve, reject) => {
         const onError = (/** @type {Error} */ err) => reject(err)
         server.once('error', onError)
-        server.listen({ port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }, () => {
+        server.listen(listenArgs(opts), () => {
           server.removeListener('error', onError)
           resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
         })

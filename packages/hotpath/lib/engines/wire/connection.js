@@ -20,7 +20,7 @@ import { errorResponse } from './writer.js'
 import { LINGER_MS } from './limits.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { P_HEAD, P_LINGER, PAUSE_PIPELINE, PAUSE_WRITE } from './states.js'
-import { send, flush, drainOut } from './output.js'
+import { send, flush, drainOut, handOffClientError } from './output.js'
 import { receiveBody, completeBody, abortBody, engineError } from './request-body.js'
 import { writeError, startStream } from './respond.js'
 import { updatePhase } from './timers.js'
@@ -41,7 +41,7 @@ export class Connection {
     this.socket = socket
     this.encrypted = encrypted
     this.remoteAddress = socket.remoteAddress
-    this.parser = new Parser(this, this, engine.limits)
+    this.parser = new Parser(this, this, engine.limits, engine.requireHostHeader)
     /** ParserSink: parse nothing more for now */
     this.stopped = false
     /** no new request will be read on this connection */
@@ -150,10 +150,22 @@ export class Connection {
     const engine = this.engine
     const res = new WireResponse(this, req)
     req.res = res
+    // maxRequestsPerSocket as node:http applies it: the answer to the last
+    // request allowed says Connection: close; a request the client sends
+    // on the connection anyway is answered 503 + Connection: close, not
+    // dropped unanswered, and the connection then closes.
     const max = engine.limits.maxRequestsPerSocket
-    if (!req.keepAlive || (max > 0 && ++this.requests >= max)) {
-      req.keepAlive = false
+    let over = false
+    if (!req.keepAlive) {
       this.closing = true
+    } else if (max > 0 && ++this.requests >= max) {
+      if (this.requests === max) {
+        res.lastAllowed = true
+      } else {
+        req.keepAlive = false
+        this.closing = true
+        over = true
+      }
     }
     // RFC 9110 §7.8: the server's 'upgrade' listeners take the socket, as
     // on node:http; without one, the request goes to the routes
@@ -174,7 +186,11 @@ export class Connection {
       writeError(this, res, 'HP_ERR_NOT_READY', false)
       return
     }
-    if (engine.closing) {
+    if (over) {
+      writeError(this, res, 'HP_ERR_CONNECTION_EXHAUSTED', true)
+      return
+    }
+    if (engine.closing && engine.return503OnClosing) {
       writeError(this, res, 'HP_ERR_SERVER_CLOSING', true)
       return
     }
@@ -207,7 +223,8 @@ export class Connection {
     this.closing = true
     this.discard = true
     const answer = errorAnswer(code, detail ?? '')
-    this.engine.clientError(engineError(code, detail === undefined ? undefined : String(detail)), this)
+    const err = engineError(code, detail === undefined ? undefined : String(detail))
+    this.engine.clientError(err, this)
     const req = this.current
     if (req !== null) {
       // a broken chunked body: the request the application holds fails
@@ -215,7 +232,9 @@ export class Connection {
       this.current = null
       abortBody(this, req, code, String(detail))
     }
-    if (this.queue.length === 0) {
+    if (this.queue.length === 0 && this.engine.clientErrorHandler !== null) {
+      handOffClientError(this, err)
+    } else if (this.queue.length === 0) {
       send(this, errorResponse(answer, this.engine.dateLine))
       this.closedWrite = true
       this.shutdownSoon()

@@ -10,6 +10,7 @@ import { P_HEAD, P_IDLE } from './states.js'
 import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
+import { listenArgs } from '../engine.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -38,8 +39,7 @@ export class WireEngine {
     this.second = 0
     this.dateLine = ''
     this.refreshDate(this.clock)
-    this.keepAliveLines = 'Connection: keep-alive\r\nKeep-Alive: timeout=' +
-      Math.max(1, Math.floor(this.limits.keepAliveTimeout / 1000)) + '\r\n\r\n'
+    this.keepAliveLines = keepAliveLines(this.limits.keepAliveTimeout)
     /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null
     /** @type {(() => void) | null} */
@@ -51,6 +51,15 @@ export class WireEngine {
       ? /** @type {typeof import('node:tls')} */ (loadModule('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
       : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
     this.server.on('error', () => {})
+    /** @type {((err: Error, socket: import('node:net').Socket) => void) | null} answers refused requests instead of the engine (Fastify's clientErrorHandler) */
+    this.clientErrorHandler = typeof options.clientErrorHandler === 'function' ? options.clientErrorHandler : null
+    /** false: an HTTP/1.1 request without Host is taken (node:http's requireHostHeader) */
+    this.requireHostHeader = options.requireHostHeader ?? true
+    /** false: a request that arrives during close() is served (with Connection: close) rather than answered 503 */
+    this.return503OnClosing = options.return503OnClosing ?? true
+    /** ms of inactivity after which a socket is destroyed (node:http's server.timeout; 0: none) */
+    this.socketTimeout = options.connectionTimeout ?? 0
+    exposeServerMembers(this)
     if (options.https != null) {
       // a failed TLS handshake is the client's problem; it must not crash the server
       this.server.on('tlsClientError', (err) => this.clientError(err, null))
@@ -75,6 +84,7 @@ export class WireEngine {
       return
     }
     if (!encrypted) socket.setNoDelay(true)
+    if (this.socketTimeout > 0) socket.setTimeout(this.socketTimeout, onSocketTimeout)
     const conn = new Connection(this, socket, encrypted)
     setConn(socket, conn)
     this.connections.add(conn)
@@ -139,14 +149,24 @@ export class WireEngine {
       const server = this.server
       const onErr = (/** @type {Error} */ err) => reject(err)
       server.once('error', onErr)
-      // 'localhost' when no host is given, as the node engine and Fastify
-      // listen: a server is not reachable from other machines by default.
-      server.listen({ port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }, () => {
+      server.listen(listenArgs(opts), () => {
         server.removeListener('error', onErr)
         this.startTimer()
         resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
       })
     })
+  }
+
+  /** Destroys the connections with no request in progress (node:http's server.closeIdleConnections). */
+  closeIdleConnections () {
+    for (const conn of this.connections) {
+      if (conn.idle && !conn.headStarted) conn.destroy()
+    }
+  }
+
+  /** Destroys every connection (node:http's server.closeAllConnections). */
+  closeAllConnections () {
+    for (const conn of this.connections) conn.destroy()
   }
 
   /** @returns {Promise<void>} */
@@ -177,6 +197,79 @@ export class WireEngine {
       this.maybeClosed()
     })
   }
+}
+
+/**
+ * The members of node:http's Server that applications and plugins read or
+ * set on `app.server`, on the net.Server (or tls.Server) wire listens with:
+ * the limits, read and set live, setTimeout(), closeIdleConnections() and
+ * closeAllConnections(). Defined once, when the engine is made.
+ * @param {WireEngine} engine
+ */
+function exposeServerMembers (engine) {
+  const limits = engine.limits
+  /**
+   * @param {'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket' | 'maxHeaderSize'} key
+   * @returns {PropertyDescriptor}
+   */
+  const limit = (key) => ({
+    configurable: true,
+    enumerable: true,
+    get () { return limits[key] },
+    /** @param {number} v */
+    set (v) {
+      limits[key] = resolveLimits({ [key]: v })[key]
+      if (key === 'keepAliveTimeout') engine.keepAliveLines = keepAliveLines(limits.keepAliveTimeout)
+    }
+  })
+  Object.defineProperties(engine.server, {
+    headersTimeout: limit('headersTimeout'),
+    requestTimeout: limit('requestTimeout'),
+    keepAliveTimeout: limit('keepAliveTimeout'),
+    maxRequestsPerSocket: limit('maxRequestsPerSocket'),
+    maxHeaderSize: limit('maxHeaderSize'),
+    timeout: {
+      configurable: true,
+      enumerable: true,
+      get () { return engine.socketTimeout },
+      /** @param {number} v */
+      set (v) { engine.socketTimeout = v > 0 ? v : 0 }
+    },
+    setTimeout: {
+      configurable: true,
+      writable: true,
+      /**
+       * @param {number} [ms]
+       * @param {(socket: import('node:net').Socket) => void} [callback]  a 'timeout' listener
+       */
+      value (ms, callback) {
+        if (typeof ms === 'function') { callback = ms; ms = 0 }
+        engine.socketTimeout = typeof ms === 'number' && ms > 0 ? ms : 0
+        if (typeof callback === 'function') engine.server.on('timeout', callback)
+        return engine.server
+      }
+    },
+    closeIdleConnections: { configurable: true, writable: true, value: () => engine.closeIdleConnections() },
+    closeAllConnections: { configurable: true, writable: true, value: () => engine.closeAllConnections() }
+  })
+}
+
+/** @param {number} keepAliveTimeout */
+function keepAliveLines (keepAliveTimeout) {
+  return 'Connection: keep-alive\r\nKeep-Alive: timeout=' + Math.max(1, Math.floor(keepAliveTimeout / 1000)) + '\r\n\r\n'
+}
+
+/**
+ * A socket idle past server.timeout: to the server's 'timeout' listeners
+ * when it has any, as node:http does; destroyed otherwise.
+ * @this {import('node:net').Socket}
+ */
+function onSocketTimeout () {
+  const conn = /** @type {any} */ (this)[kConn]
+  if (conn === undefined) return
+  const server = conn.engine.server
+  if (server.listenerCount('timeout') > 0) server.emit('timeout', this)
+  else this.destroy()
 }
 
 /**

@@ -79,3 +79,28 @@ function blocked (conn) {
   conn.writeBlocked = true
   conn.pause(PAUSE_WRITE)
 }
+
+/**
+ * A refused request answered by the application's clientErrorHandler
+ * (Fastify's option) instead of the engine: what was collected goes out
+ * first, then the handler writes to the socket and ends or destroys it.
+ * Nothing more of the engine's is written; a socket the handler leaves
+ * open is half-closed and bounded by the linger timer.
+ * @param {Connection} conn
+ * @param {Error} err  carries the code of the error table
+ */
+export function handOffClientError (conn, err) {
+  if (conn.out.length > 0) drainOut(conn)
+  conn.closedWrite = true
+  conn.closing = true
+  conn.stopped = true
+  conn.discard = true
+  const socket = conn.socket
+  try {
+    /** @type {(err: Error, socket: import('node:net').Socket) => void} */ (conn.engine.clientErrorHandler)(err, socket)
+  } catch {
+    socket.destroy()
+    return
+  }
+  if (!socket.destroyed) conn.shutdownSoon()
+}

@@ -40,11 +40,13 @@ export class Parser {
    * @param {ParserSink} sink
    * @param {any} conn   handed to WireRequest
    * @param {WireLimits} limits
+   * @param {boolean} [requireHost]  false: an HTTP/1.1 request without Host (or with an empty one) is taken
    */
-  constructor (sink, conn, limits) {
+  constructor (sink, conn, limits, requireHost = true) {
     this.sink = sink
     this.conn = conn
     this.limits = limits
+    this.requireHost = requireHost
     this.state = S_HEAD
     /** @type {Buffer | null} bytes not parsed yet (incomplete element, or parsing stopped) */
     this.pending = null
@@ -390,7 +392,7 @@ export class Parser {
     if (hosts > 1) return this.bad('Duplicate Host header')
     if (host === '') {
       if (minor === 1 && hosts === 0 && isUpgrade) hostMissing = true
-      else if (minor === 1) return this.bad(hosts === 0 ? 'Missing Host header' : 'Empty Host header')
+      else if (minor === 1 && this.requireHost) return this.bad(hosts === 0 ? 'Missing Host header' : 'Empty Host header')
     } else if (!isValidHost(host)) {
       return this.bad('Invalid Host header')
     }

@@ -31,7 +31,7 @@ export function write (conn, res, status, headers, body) {
   if (req.method === 'HEAD' && headInfo.length >= 0 && body === null) length = headInfo.length
   if (!noBody) head += 'content-length: ' + length + '\r\n'
   else if ((status === 304 && headInfo.length >= 0) || (status === 204 && headInfo.length === 0)) head += 'content-length: ' + headInfo.length + '\r\n'
-  head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+  head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
   /** @type {string | Buffer} */
   let data = head
   /** @type {Buffer | null} */
@@ -79,7 +79,7 @@ export function writeStream (conn, res, status, headers, stream, done) {
   if (statusHasNoBody(status) || req.method === 'HEAD') {
     stream.destroy()
     if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
-    head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+    head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
     return done(null)
   }
@@ -93,7 +93,7 @@ export function writeStream (conn, res, status, headers, stream, done) {
     // HTTP/1.0 has no chunked coding: the end of the body is the end of the connection
     res.closeAfter = true
   }
-  head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+  head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
   res.streamHead = head
   res.streamAscii = headInfo.ascii
   res.stream = stream

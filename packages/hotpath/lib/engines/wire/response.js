@@ -24,6 +24,8 @@ export class WireResponse {
     this.data2 = null
     /** close the connection once this response is written */
     this.closeAfter = false
+    /** the last request maxRequestsPerSocket allows: the head says Connection: close, the connection stays for one sent anyway (503) */
+    this.lastAllowed = false
     /** @type {((arg: any, err: Error | null) => void) | null} told once when the response ends (onEnd) */
     this.endListener = null
     /** @type {any} */

@@ -6,7 +6,7 @@
 // request timeout bounds it.
 import { errorAnswer } from '../../reply/error-body.js'
 import { P_HEAD, P_BODY, P_BUSY, P_IDLE, P_LINGER } from './states.js'
-import { send } from './output.js'
+import { send, handOffClientError } from './output.js'
 import { abortBody, engineError } from './request-body.js'
 import { errorResponse } from './writer.js'
 import { TIMEOUT_LINGER_MS, CLOSE_IDLE_MS, TICK_MS } from './limits.js'
@@ -103,7 +103,8 @@ export function timeout (conn) {
   const res = q.length === 1 ? q[0] : null
   if (conn.phase === P_IDLE || conn.phase === P_LINGER) return conn.destroy()
   if (q.length === 0 || (res !== null && res.req === conn.current && res.state === 0)) {
-    conn.engine.clientError(engineError('HP_ERR_REQUEST_TIMEOUT'), conn)
+    const err = engineError('HP_ERR_REQUEST_TIMEOUT')
+    conn.engine.clientError(err, conn)
     conn.closing = true
     conn.stopped = true
     conn.discard = true
@@ -117,10 +118,14 @@ export function timeout (conn) {
       conn.queue.length = 0
       res.state = 3
     }
-    send(conn, errorResponse(errorAnswer('HP_ERR_REQUEST_TIMEOUT'), conn.engine.dateLine))
-    conn.closedWrite = true
     conn.linger = TIMEOUT_LINGER_MS
-    conn.shutdown()
+    if (res === null && conn.engine.clientErrorHandler !== null) {
+      handOffClientError(conn, err)
+    } else {
+      send(conn, errorResponse(errorAnswer('HP_ERR_REQUEST_TIMEOUT'), conn.engine.dateLine))
+      conn.closedWrite = true
+      conn.shutdown()
+    }
     if (res !== null) {
       res.ended(engineError('HP_ERR_REQUEST_TIMEOUT'))
     }
