@@ -59,7 +59,9 @@ export const ERRORS = {
   HP_ERR_ALREADY_LISTENING: { status: 500, message: 'The server is already listening' },
   HP_ERR_CLOSED: { status: 500, message: 'The app has been closed and cannot be reopened' },
   HP_ERR_PLUGIN_TIMEOUT: { status: 500, message: "Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
-  HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" }
+  HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
+  HP_ERR_BAD_TRAILER_NAME: { status: 500, message: "'%s' may not be sent as a trailer field" },
+  HP_ERR_BAD_TRAILER_VALUE: { status: 500, message: "The trailer '%s' takes a function that computes its value, got %s" }
 }
 
 /**
@@ -77,7 +79,9 @@ export const FASTIFY_ERRORS = {
   HP_ERR_DEC_MISSING_DEPENDENCY: { code: 'FST_ERR_DEC_MISSING_DEPENDENCY', message: "The decorator is missing dependency '%s'." },
   HP_ERR_DEC_UNDECLARED: { code: 'FST_ERR_DEC_UNDECLARED', message: "No decorator '%s' has been declared on %s." },
   HP_ERR_NOT_FOUND_HANDLER_SET: { code: 'FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', message: "Not found handler already set for Fastify instance with prefix: '%s'" },
-  HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." }
+  HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." },
+  HP_ERR_BAD_TRAILER_NAME: { code: 'FST_ERR_BAD_TRAILER_NAME', message: 'Called reply.trailer with an invalid header name: %s' },
+  HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." }
 }
 
 /**

@@ -201,6 +201,8 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   readonly raw: RawNodeRequest
   /** The instance of the plugin that declared the route. */
   readonly server: HotpathInstance
+  /** The Content-Type without its parameters, lower case ('application/json'); undefined when there is none or it is not a media type. */
+  readonly mediaType: string | undefined
   /** A request decorator of the route's scope (a function bound to this request); throws HP_ERR_DEC_UNDECLARED for another name. */
   getDecorator<T = unknown>(name: string | symbol): T
   /** Sets a request decorator of the route's scope on this request; throws HP_ERR_DEC_UNDECLARED for another name. */
@@ -227,6 +229,17 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   getHeaders(): Record<string, string | number | string[]>
   /** Sets Content-Type. */
   type(contentType: string): this
+  /** The Content-Type set so far without its parameters, lower case; undefined when none is set. */
+  readonly mediaType: string | undefined
+  /**
+   * Declares a trailer field, computed once the body has gone through
+   * `done(err, value)` or the promise `fn` returns; the response is then
+   * chunked, with a Trailer header naming it. Fields that frame, route or
+   * describe the message throw HP_ERR_BAD_TRAILER_NAME.
+   */
+  trailer(name: string, fn: ((reply: HotpathReply<G, Code>, payload: string | Buffer | null | undefined, done: (err: Error | null, value?: string) => void) => void) | ((reply: HotpathReply<G, Code>, payload: string | Buffer | null | undefined) => Promise<string | undefined>)): this
+  hasTrailer(name: string): boolean
+  removeTrailer(name: string): this
   /**
    * Sends the response. Objects become JSON, strings text/plain, buffers
    * application/octet-stream, streams are piped, a web Response is copied,
@@ -747,6 +760,8 @@ export interface InjectResponse {
   payload: string
   /** The body bytes. */
   rawPayload: Buffer
+  /** The trailer fields sent after a chunked body (reply.trailer()); empty without. */
+  trailers: Record<string, string>
   /** The body parsed as JSON. */
   json<T = any>(): T
 }

@@ -4,6 +4,8 @@
 import { sendPayload, serializeFor } from './send.js'
 import { createError } from '../errors.js'
 import { unpark } from '../lifecycle/kernel.js'
+import { mediaType } from '../lifecycle/parsers/content-type.js'
+import { FORBIDDEN_TRAILERS } from './trailers.js'
 
 export class Reply {
   /**
@@ -58,6 +60,8 @@ export class Reply {
     this._onResolve = null
     /** @type {((err: unknown) => void) | null} */
     this._onReject = null
+    /** @type {Record<string, import('./trailers.js').TrailerFn | undefined> | null} reply.trailer()'s, once one is declared */
+    this._trailers = null
   }
 
   /** @param {number} statusCode */
@@ -131,6 +135,34 @@ export class Reply {
     return this
   }
 
+  /**
+   * Declares a trailer field (RFC 9110 §6.5), computed once the body has
+   * gone: `fn(reply, payload, done)` answers through `done(err, value)` or
+   * the promise it returns. The response is then sent chunked, with a
+   * Trailer header that names its trailers.
+   * @param {string} name
+   * @param {import('./trailers.js').TrailerFn} fn
+   */
+  trailer (name, fn) {
+    const key = name.toLowerCase()
+    if (FORBIDDEN_TRAILERS.has(key)) throw this.route.app.error('HP_ERR_BAD_TRAILER_NAME', key)
+    if (typeof fn !== 'function') throw this.route.app.error('HP_ERR_BAD_TRAILER_VALUE', key, typeof fn)
+    if (this._trailers === null) this._trailers = {}
+    this._trailers[key] = fn
+    return this
+  }
+
+  /** @param {string} name */
+  hasTrailer (name) {
+    return this._trailers !== null && this._trailers[name.toLowerCase()] !== undefined
+  }
+
+  /** @param {string} name */
+  removeTrailer (name) {
+    if (this._trailers !== null) this._trailers[name.toLowerCase()] = undefined
+    return this
+  }
+
   getHeaders () {
     /** @type {Record<string, string | number | string[]>} */
     const out = this._raw === null ? { ...this._headers } : { ...this._raw.getHeaders(), ...this._headers }
@@ -142,6 +174,15 @@ export class Reply {
   type (contentType) {
     this._contentType = contentType
     return this
+  }
+
+  /**
+   * The Content-Type set so far without its parameters, lower case;
+   * undefined when none is set or it is not a media type.
+   */
+  get mediaType () {
+    const type = this._contentType
+    return type === null ? undefined : mediaType(type) ?? undefined
   }
 
   /**

@@ -6,6 +6,7 @@ import { createError } from '../errors.js'
 import { markDone } from '../lifecycle/kernel.js'
 import { handleError } from '../lifecycle/handle-error.js'
 import { writeError } from './last-resort.js'
+import { trailerHeader, trailerSource } from './trailers.js'
 import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESPONSE, KIND_WEB_STREAM, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
 
 /** @typedef {import('./reply.js').Reply} Reply */
@@ -46,6 +47,13 @@ export function writeReply (reply, payload) {
   const status = reply.statusCode
   // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content.
   if (status === 204 || status === 304 || status < 200) body = null
+  // Trailers (RFC 9112 §7.1.2) need the chunked coding: the body goes as a
+  // stream of one chunk, the trailers after it.
+  if (reply._trailers !== null && body !== null && trailerHeader(reply._trailers) !== '') {
+    const headers = buildHeaders(reply, type, null)
+    sendStream(reply, headers, Readable.from(body.length === 0 ? [] : [body], { objectMode: false }), payload)
+    return
+  }
   const headers = buildHeaders(reply, type, body)
   markDone(reply)
   try {
@@ -111,10 +119,33 @@ function writeStreamed (reply, payload, kind) {
   const declared = reply._headers === null ? undefined : reply._headers['content-length']
   const headers = buildHeaders(reply, reply._contentType ?? OCTET_TYPE, null)
   if (declared !== undefined) headers['content-length'] = declared
+  sendStream(reply, headers, stream, null)
+}
+
+/**
+ * Hands a stream to the engine, with the reply's trailers when it declared
+ * some (a stream's trailer functions get a null payload).
+ * @param {Reply} reply
+ * @param {import('../engines/engine.js').OutgoingHeaders} headers
+ * @param {import('node:stream').Readable} stream
+ * @param {unknown} payload  what the trailer functions get
+ */
+function sendStream (reply, headers, stream, payload) {
+  /** @type {import('../engines/engine.js').TrailerSource | null} */
+  let trailers = null
+  if (reply._trailers !== null) {
+    const names = trailerHeader(reply._trailers)
+    if (names !== '') {
+      // chunked, whatever length was declared: the trailers follow the last chunk
+      delete headers['content-length']
+      headers.trailer = names
+      trailers = trailerSource(reply, payload)
+    }
+  }
   markDone(reply)
   reply._payload = stream
   try {
-    reply._res.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+    reply._res.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err), trailers)
   } catch (err) {
     // A header the engine refuses (a CR/LF in a value, a name that is not a
     // token): the same fallback 500 as for a body reply, and nothing of the

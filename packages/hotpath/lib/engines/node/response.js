@@ -63,8 +63,9 @@ export class NodeResponse extends http.ServerResponse {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} stream
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} [trailers]
    */
-  respondStream (statusCode, headers, stream, done) {
+  respondStream (statusCode, headers, stream, done, trailers = null) {
     if (this.engineState !== null && this.engineState.closing) headers.connection = 'close'
     // The head is written on the stream's first byte, in an event
     // listener where a throw would end the process: refuse a bad header
@@ -80,7 +81,7 @@ export class NodeResponse extends http.ServerResponse {
       done(null)
       return
     }
-    new StreamWriter(this, statusCode, headers, stream, done)
+    new StreamWriter(this, statusCode, headers, stream, done, trailers)
   }
 
   /**
@@ -164,13 +165,15 @@ class StreamWriter {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} stream
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} trailers
    */
-  constructor (res, statusCode, headers, stream, done) {
+  constructor (res, statusCode, headers, stream, done, trailers) {
     this.res = res
     this.statusCode = statusCode
     this.headers = headers
     this.stream = stream
     this.done = done
+    this.trailers = trailers
     this.started = false
     this.onReadable = this.onReadable.bind(this)
     this.onEarlyError = this.onEarlyError.bind(this)
@@ -192,7 +195,8 @@ class StreamWriter {
       this.done(err ?? null)
     }
     const declared = this.headers['content-length']
-    if (declared === undefined) pipeline(this.stream, this.res, onDone)
+    if (this.trailers !== null) pipeline(this.stream, trailerStage(this.res, this.trailers), this.res, onDone)
+    else if (declared === undefined) pipeline(this.stream, this.res, onDone)
     else pipeline(this.stream, lengthGuard(Number(declared)), this.res, onDone)
   }
 
@@ -232,6 +236,36 @@ function lengthGuard (length) {
     },
     flush (cb) {
       cb(left === 0 ? null : lengthMismatch())
+    }
+  })
+}
+
+/**
+ * Passes the body through; at its end, before the response ends, gets the
+ * trailer fields and adds those node:http accepts (it sends them after the
+ * last chunk).
+ * @param {http.ServerResponse} res
+ * @param {import('../engine.js').TrailerSource} trailers
+ */
+function trailerStage (res, trailers) {
+  return new Transform({
+    transform (chunk, _encoding, cb) {
+      cb(null, chunk)
+    },
+    flush (cb) {
+      trailers((fields) => {
+        /** @type {Record<string, string>} */
+        const valid = {}
+        for (const name of Object.keys(fields)) {
+          try {
+            http.validateHeaderName(name)
+            http.validateHeaderValue(name, fields[name])
+            valid[name] = fields[name]
+          } catch {}
+        }
+        res.addTrailers(valid)
+        cb()
+      })
     }
   })
 }

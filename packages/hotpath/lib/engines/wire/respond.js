@@ -66,8 +66,9 @@ export function writeError (conn, res, code, close) {
  * @param {Record<string, string | number | string[]>} headers
  * @param {import('node:stream').Readable} stream
  * @param {(err: Error | null) => void} done
+ * @param {import('../engine.js').TrailerSource | null} [trailers]
  */
-export function writeStream (conn, res, status, headers, stream, done) {
+export function writeStream (conn, res, status, headers, stream, done, trailers = null) {
   if (res.state !== 0 || conn.detached || conn.closedWrite) {
     stream.destroy()
     return done(new Error('Response already sent'))
@@ -83,7 +84,12 @@ export function writeStream (conn, res, status, headers, stream, done) {
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
     return done(null)
   }
-  if (headInfo.length >= 0) {
+  if (trailers !== null && req.httpVersion === '1.1') {
+    // the trailer section follows the last chunk (RFC 9112 §7.1.2)
+    head += 'transfer-encoding: chunked\r\n'
+    res.streamChunked = true
+    res.streamTrailers = trailers
+  } else if (headInfo.length >= 0) {
     head += 'content-length: ' + headInfo.length + '\r\n'
     res.streamLeft = headInfo.length
   } else if (req.httpVersion === '1.1') {
@@ -144,6 +150,21 @@ export function startStream (conn, res) {
   const onEnd = () => {
     if (res.streamLeft > 0) return onError(lengthMismatch())
     cleanup()
+    const trailers = res.streamTrailers
+    if (trailers !== null) {
+      res.streamTrailers = null
+      trailers((fields) => {
+        // the connection may have gone while they were computed
+        if (conn.detached || conn.streaming !== res) return
+        const corked = !conn.batching
+        if (corked) conn.socket.cork()
+        sendHead(conn, res)
+        send(conn, (res.streamChunkOpen ? '\r\n0\r\n' : '0\r\n') + trailerLines(fields) + '\r\n')
+        if (corked) conn.socket.uncork()
+        endStream(conn, res, null)
+      })
+      return
+    }
     const corked = !conn.batching && !conn.detached && !res.headersSent
     if (corked) conn.socket.cork()
     sendHead(conn, res)
@@ -215,6 +236,21 @@ function endStream (conn, res, err) {
     if (done !== null) done(null)
     advance(conn)
   }
+}
+
+/**
+ * The trailer section's field lines; a field the head's rules refuse (a
+ * name that is not a token, a CR/LF in a value) is left out.
+ * @param {Record<string, string>} fields
+ */
+function trailerLines (fields) {
+  let out = ''
+  for (const name of Object.keys(fields)) {
+    try {
+      out += headerLines({ [name]: fields[name] }, null)
+    } catch {}
+  }
+  return out
 }
 
 function lengthMismatch () {

@@ -45,6 +45,8 @@ export class WireResponse {
     this.streamLeft = -1
     this.streamHead = ''
     this.streamAscii = true
+    /** @type {import('../engine.js').TrailerSource | null} the trailer fields to send after the last chunk */
+    this.streamTrailers = null
     /** the reply is on its way through a middleware's writeHead/write/end */
     this.throughCompat = false
   }
@@ -67,10 +69,11 @@ export class WireResponse {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} source
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} [trailers]
    */
-  respondStream (statusCode, headers, source, done) {
-    if (streamThroughMiddleware(this, statusCode, headers, source, done)) return
-    writeStream(this.conn, this, statusCode, headers, source, done)
+  respondStream (statusCode, headers, source, done, trailers = null) {
+    if (streamThroughMiddleware(this, statusCode, headers, source, done, trailers)) return
+    writeStream(this.conn, this, statusCode, headers, source, done, trailers)
   }
 
   /**
