@@ -246,9 +246,11 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
    * null is an empty body. Only the first send counts.
    */
   send(payload?: SendPayloadFor<G, Code>): this
-  /** The JSON text send() would make of a payload for the current status (the route's response serializer, else JSON.stringify). */
+  /** The JSON text send() would make of a payload for the current status (reply.serializer()'s, setReplySerializer()'s, the route's response serializer, else JSON.stringify). */
   serialize(payload: unknown): string
-  /** Redirects (302 unless a code is given). */
+  /** This reply's serializer of JSON payloads (and of a string sent with a Content-Type of its own). */
+  serializer(fn: (payload: any) => string): this
+  /** Redirects: with the code given, else the status set before (other than 200), else 302. */
   redirect(url: string, statusCode?: number): this
   redirect(statusCode: number, url: string): this
   /** Answers with the not-found handler of the request path's prefix (404 by default). */
@@ -885,6 +887,8 @@ export interface HotpathInstance extends RouteMethods {
   setSchemaErrorFormatter(formatter: SchemaErrorFormatter): this
   /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
   setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
+  /** The serializer of this context's JSON payloads (its children's too), in place of response schemas and JSON.stringify; errors and the built-in 404 do not use it. */
+  setReplySerializer(fn: (payload: any, statusCode: number) => string): this
   /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_INVALID_SCHEMA), seen by this context and its children. */
   addSchema(schema: JSONSchema & object): this
   /** The shared schemas this context sees, by `$id`. */
@@ -1039,6 +1043,12 @@ export interface HotpathOptions {
    * do: its 404 body, its codes and messages where it has its own.
    */
   errorFormat?: 'hotpath' | 'fastify'
+  /**
+   * 'fastify' (the default of hotpath/fastify): payloads become bodies as
+   * Fastify's do: null sends JSON null, a JSON Content-Type the app set gets
+   * charset=utf-8, a stream gets no default Content-Type.
+   */
+  replyFormat?: 'hotpath' | 'fastify'
   /** A GET route answers HEAD through a HEAD route of its own, seen by onRoute hooks (default true). */
   exposeHeadRoutes?: boolean
   /** Largest request head in bytes (default 16 KiB; 431 past it). */

@@ -60,6 +60,8 @@ export class Context {
     this.validatorCompiler = null
     /** @type {Function | null} setSerializerCompiler */
     this.serializerCompiler = null
+    /** @type {Function | null} setReplySerializer */
+    this.replySerializer = null
     /** @type {Function | null} setSchemaErrorFormatter, or at the root the schemaErrorFormatter option */
     this.schemaErrorFormatter = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
@@ -140,7 +142,7 @@ export class Context {
 
   /**
    * A compiler set here or nearest up the chain, null for hotpath's own.
-   * @param {'validatorCompiler' | 'serializerCompiler' | 'schemaErrorFormatter'} kind
+   * @param {'validatorCompiler' | 'serializerCompiler' | 'schemaErrorFormatter' | 'replySerializer'} kind
    * @returns {Function | null}
    */
   findUp (kind) {

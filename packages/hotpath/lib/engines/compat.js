@@ -41,7 +41,7 @@ import { createError } from '../errors.js'
  * @property {boolean} throughCompat  the reply is on its way through this object
  * @property {Record<string, string | number | string[]> | null} extraHeaders
  * @property {(status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} respond
- * @property {(status: number, headers: Record<string, string | number | string[]>, stream: Readable, done: (err: Error | null) => void, trailers?: import('./engine.js').TrailerSource | null) => void} respondStream
+ * @property {(status: number, headers: Record<string, string | number | string[]>, stream: Readable, done: (err: Error | null) => void, trailers?: ((send: (fields: Record<string, string>) => void) => void) | null) => void} respondStream
  */
 
 /**
@@ -563,7 +563,7 @@ export class CompatResponse extends Writable {
    * @param {Record<string, string | number | string[]>} headers
    * @param {Readable} stream
    * @param {(err: Error | null) => void} done
-   * @param {import('./engine.js').TrailerSource | null} [trailers]
+   * @param {((send: (fields: Record<string, string>) => void) => void) | null} [trailers]
    */
   streamThrough (statusCode, headers, stream, done, trailers = null) {
     this.statusCode = statusCode
@@ -660,7 +660,7 @@ export function respondThroughMiddleware (res, statusCode, headers, body) {
  * @param {Record<string, string | number | string[]>} headers
  * @param {Readable} stream
  * @param {(err: Error | null) => void} done
- * @param {import('./engine.js').TrailerSource | null} [trailers]
+ * @param {((send: (fields: Record<string, string>) => void) => void) | null} [trailers]
  */
 export function streamThroughMiddleware (res, statusCode, headers, stream, done, trailers = null) {
   const cres = res.compatRes

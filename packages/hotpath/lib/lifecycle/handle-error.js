@@ -32,7 +32,7 @@ export function handleError (reply, error) {
   const err = toError(error)
   reply._erroring = true
   reply._error = err
-  reply.sent = false
+  reply._sent = false
   reply._contentType = null
   // An error status set before the failure is kept (reply.code(401) then
   // done(err) answers 401), as in Fastify; otherwise the error's own.

@@ -211,6 +211,6 @@ export function runDetached (hooks, instance, req, reply, i = 0) {
  */
 export function markDone (reply) {
   reply._done = true
-  reply.sent = true
+  reply._sent = true
   if (reply._tracked) reply.route.app.inFlight.untrack(reply)
 }

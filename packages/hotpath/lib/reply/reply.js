@@ -21,8 +21,8 @@ export class Reply {
     this.request = request
     this.route = route
     this.statusCode = 200
-    /** true once send() was called (or the reply hijacked) */
-    this.sent = false
+    /** true once send() was called (or the reply hijacked); read as `sent` */
+    this._sent = false
     /** @type {Record<string, string | number | string[]> | null} */
     this._headers = null
     /** @type {string | null} */
@@ -62,6 +62,8 @@ export class Reply {
     this._onReject = null
     /** @type {Record<string, import('./trailers.js').TrailerFn | undefined> | null} reply.trailer()'s, once one is declared */
     this._trailers = null
+    /** @type {((payload: any) => string) | null} reply.serializer()'s */
+    this._serializer = null
   }
 
   /** @param {number} statusCode */
@@ -187,13 +189,25 @@ export class Reply {
 
   /**
    * The JSON text send() would make of `payload` for the current status:
-   * the route's response serializer, else JSON.stringify (Fastify's
-   * reply.serialize).
+   * reply.serializer()'s, else setReplySerializer()'s, else the route's
+   * response serializer, else JSON.stringify (Fastify's reply.serialize).
    * @param {unknown} payload
    * @returns {string | undefined}
    */
   serialize (payload) {
-    return serializeFor(this.route, this.statusCode, payload)
+    if (this._serializer !== null) return this._serializer(payload)
+    const own = this.route.replySerializer
+    return own !== null ? own(payload, this.statusCode) : serializeFor(this.route, this.statusCode, payload)
+  }
+
+  /**
+   * The serializer of this reply's JSON payloads (and of a string sent with
+   * a Content-Type of its own), in place of the route's.
+   * @param {(payload: any) => string} fn
+   */
+  serializer (fn) {
+    this._serializer = fn
+    return this
   }
 
   /** @param {unknown} [payload] */
@@ -203,16 +217,17 @@ export class Reply {
   }
 
   /**
-   * redirect(url, [code]) or redirect(code, url); 302 by default.
+   * redirect(url, [code]) or redirect(code, url); without a code, the status
+   * set before (other than the default 200), else 302.
    * @param {string | number} a
    * @param {string | number} [b]
    */
   redirect (a, b) {
     const url = typeof a === 'string' ? a : /** @type {string} */ (b)
-    const code = typeof a === 'number' ? a : typeof b === 'number' ? b : 302
+    const code = typeof a === 'number' ? a : typeof b === 'number' ? b : this.statusCode !== 200 ? this.statusCode : 302
     this.code(code)
     this.header('location', url)
-    return this.send(null)
+    return this.send()
   }
 
   /**
@@ -243,7 +258,7 @@ export class Reply {
   hijack () {
     if (!this._done) {
       this._done = true
-      this.sent = true
+      this._sent = true
       if (this._tracked) this.route.app.inFlight.untrack(this)
     }
     return this
@@ -262,6 +277,14 @@ export class Reply {
       if (!this._raw.headersSent) this._raw.statusCode = this.statusCode
     }
     return this._raw
+  }
+
+  /**
+   * True once send() was called (or the reply hijacked). Read-only: to take
+   * the response over, hijack().
+   */
+  get sent () {
+    return this._sent
   }
 
   /** The request's logger, as Fastify's `reply.log` is. */

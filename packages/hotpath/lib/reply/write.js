@@ -30,7 +30,7 @@ export function writeReply (reply, payload) {
       body = ''
       break
     case KIND_BINARY: {
-      const u8 = /** @type {Uint8Array} */ (payload)
+      const u8 = /** @type {ArrayBufferView} */ (payload)
       body = Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)
       if (type === null) type = OCTET_TYPE
       break
@@ -54,7 +54,18 @@ export function writeReply (reply, payload) {
     sendStream(reply, headers, Readable.from(body.length === 0 ? [] : [body], { objectMode: false }), payload)
     return
   }
-  const headers = buildHeaders(reply, type, body)
+  /** @type {import('../engines/engine.js').OutgoingHeaders} */
+  let headers
+  const declared = reply._headers === null ? undefined : reply._headers['content-length']
+  if (declared !== undefined && body !== null && reply.request.method === 'HEAD') {
+    // HEAD: the length the app declared (that of the body a GET would
+    // have) goes out with no body (RFC 9110 §9.3.2)
+    headers = buildHeaders(reply, type, null)
+    headers['content-length'] = declared
+    body = null
+  } else {
+    headers = buildHeaders(reply, type, body)
+  }
   markDone(reply)
   try {
     reply._res.respond(status, headers, body)
@@ -113,11 +124,14 @@ function writeStreamed (reply, payload, kind) {
   } else {
     stream = payload
   }
+  // the head written through reply.raw wins; what the reply set is lost
+  if (reply._raw !== null && reply._raw.headersSent) reply.request.log.warn("response will send, but you shouldn't use res.writeHead in stream mode")
   // A length the handler declared is kept: the engine sends the stream with
   // it instead of chunked, and ends the connection if the stream runs short
   // or long of it (RFC 9112 §6.3: a wrong length breaks the framing).
   const declared = reply._headers === null ? undefined : reply._headers['content-length']
-  const headers = buildHeaders(reply, reply._contentType ?? OCTET_TYPE, null)
+  // (replyFormat 'fastify': a stream has no Content-Type unless one is set)
+  const headers = buildHeaders(reply, reply._contentType ?? (reply.route.app.fastifyReplies ? null : OCTET_TYPE), null)
   if (declared !== undefined) headers['content-length'] = declared
   sendStream(reply, headers, stream, null)
 }
@@ -168,7 +182,7 @@ function streamDone (reply, err) {
   if (!reply._res.headersSent) {
     // Failed before its first byte: the error handler can still answer.
     reply._done = false
-    reply.sent = false
+    reply._sent = false
     handleError(reply, err)
     return
   }

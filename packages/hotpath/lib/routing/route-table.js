@@ -146,6 +146,9 @@ export class RouteTable {
         route.compile()
         route.parseBody = parseBody
         route.notFound = true
+        // the built-in 404 is hotpath's answer, not a payload of the app's
+        // (setReplySerializer's serializer does not see it)
+        if (own === null) route.replySerializer = null
         return route
       }
       // the body of a method that has one is parsed for the not-found

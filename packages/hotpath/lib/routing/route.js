@@ -66,6 +66,8 @@ export class Route {
     this.serializeExact = new Map()
     /** first digit of the status → its class's serializer, else 'default' @type {(import('./schema.js').SerializeFn | null)[]} */
     this.serializeByClass = []
+    /** @type {((payload: any, statusCode: number) => string) | null} setReplySerializer()'s, the nearest up the plugin chain */
+    this.replySerializer = null
     /** @type {Function} */
     this.errorHandler = defaultErrorHandler
     /** @type {typeof import('../lifecycle/request.js').Request} */
@@ -128,6 +130,7 @@ export class Route {
     // always an object and names the route's url and method.
     this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, config: { ...opts.config, url: this.url, method: opts.method } }
     ctx.buildClasses()
+    this.replySerializer = /** @type {any} */ (ctx.findUp('replySerializer'))
     this.Request = /** @type {any} */ (ctx.Request)
     this.Reply = /** @type {any} */ (ctx.Reply)
 
