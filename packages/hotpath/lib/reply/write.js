@@ -178,7 +178,12 @@ function sendStream (reply, headers, stream, payload) {
 function streamDone (reply, err) {
   reply._payload = undefined
   if (err === null) return
-  if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') return
+  const fastifyLogs = reply.route.app.fastifyLogs
+  if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') {
+    // the client left mid-stream: Fastify's line for it (logFormat 'fastify')
+    if (fastifyLogs && reply._res.headersSent) reply.request.log.info({ res: reply }, 'stream closed prematurely')
+    return
+  }
   if (!reply._res.headersSent) {
     // Failed before its first byte: the error handler can still answer.
     reply._done = false
@@ -186,5 +191,6 @@ function streamDone (reply, err) {
     handleError(reply, err)
     return
   }
-  reply.request.log.error({ err }, 'response stream failed after the headers were sent')
+  if (fastifyLogs) reply.request.log.warn({ err }, 'response terminated with an error with headers already sent')
+  else reply.request.log.error({ err }, 'response stream failed after the headers were sent')
 }

@@ -9,6 +9,7 @@ import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughM
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
 import { loadModule } from '../../require.js'
+import { endSource } from '../source.js'
 
 /**
  * @typedef {object} InjectResult
@@ -174,7 +175,7 @@ export class InjectResponse {
     checkHeaders(headers)
     if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
       // the head alone, as over a socket: the stream is not read
-      stream.destroy()
+      endSource(stream)
       this.finish(statusCode, headers, EMPTY, headers['content-length'] === undefined)
       done(null)
       return

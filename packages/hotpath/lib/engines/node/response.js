@@ -6,6 +6,7 @@ import http from 'node:http'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
+import { endSource } from '../source.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
@@ -75,7 +76,7 @@ export class NodeResponse extends http.ServerResponse {
       // The head alone (RFC 9110 §9.3.2): the stream is not read, so its
       // length (@fastify/static sends HEAD an empty stream with the file's
       // Content-Length) is never held against the declared one.
-      stream.destroy()
+      endSource(stream)
       this.writeHead(statusCode, headers)
       this.end()
       done(null)
@@ -215,7 +216,7 @@ class StreamWriter {
     this.started = true
     this.stream.removeListener('readable', this.onReadable)
     this.stream.removeListener('error', this.onEarlyError)
-    this.stream.destroy()
+    endSource(this.stream)
     this.done(abortError())
   }
 }

@@ -9,6 +9,7 @@ import { errorAnswer } from '../../reply/error-body.js'
 import { headerLines, headInfo, statusLine, statusHasNoBody } from './writer.js'
 import { send } from './output.js'
 import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
+import { endSource } from '../source.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./response.js').WireResponse} WireResponse */
@@ -21,6 +22,7 @@ import { prepareClose, emitComplete, advance, finished } from './response-queue.
  * @param {string | Buffer | null} body
  */
 export function write (conn, res, status, headers, body) {
+  if (res.state === 2 && !res.headersSent && res.throughCompat) dropStream(conn, res)
   if (res.state !== 0 || conn.detached || conn.closedWrite) return
   const req = res.req
   prepareClose(conn, res)
@@ -42,6 +44,29 @@ export function write (conn, res, status, headers, body) {
     else data2 = typeof body === 'string' ? Buffer.from(body) : body
   }
   emitComplete(conn, res, data, data2)
+}
+
+/**
+ * A complete response written through the node:http object (reply.raw.end())
+ * while the reply's stream has not produced its first byte: that response
+ * is the one sent, as on node:http, and the stream is ended unread.
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ */
+function dropStream (conn, res) {
+  const stream = res.stream
+  const done = res.streamDone
+  res.stream = null
+  res.streamDone = null
+  res.streamTrailers = null
+  res.streamChunked = false
+  res.streamLeft = -1
+  res.streamHead = ''
+  res.state = 0
+  // its listeners, if it had started, now find it is not the connection's
+  if (conn.streaming === res) conn.streaming = null
+  if (stream !== null) endSource(stream)
+  if (done !== null) done(null)
 }
 
 /**
@@ -70,7 +95,7 @@ export function writeError (conn, res, code, close) {
  */
 export function writeStream (conn, res, status, headers, stream, done, trailers = null) {
   if (res.state !== 0 || conn.detached || conn.closedWrite) {
-    stream.destroy()
+    endSource(stream)
     return done(new Error('Response already sent'))
   }
   prepareClose(conn, res)
@@ -78,7 +103,7 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
   if (headInfo.close) res.closeAfter = true
   const req = res.req
   if (statusHasNoBody(status) || req.method === 'HEAD') {
-    stream.destroy()
+    endSource(stream)
     if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
     head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
@@ -117,7 +142,7 @@ export function startStream (conn, res) {
   const stream = /** @type {import('node:stream').Readable} */ (res.stream)
   /** @param {string | Buffer} chunk */
   const onData = (chunk) => {
-    if (conn.detached) return
+    if (conn.detached || conn.streaming !== res) return
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     if (buf.length === 0) return
     if (res.streamLeft >= 0) {
@@ -125,7 +150,7 @@ export function startStream (conn, res) {
       // start of the next response (RFC 9112 §6.3)
       if (buf.length > res.streamLeft) {
         onError(lengthMismatch())
-        stream.destroy()
+        endSource(stream)
         return
       }
       res.streamLeft -= buf.length
@@ -148,6 +173,7 @@ export function startStream (conn, res) {
     if (conn.writeBlocked) stream.pause()
   }
   const onEnd = () => {
+    if (conn.streaming !== res) return cleanup()
     if (res.streamLeft > 0) return onError(lengthMismatch())
     cleanup()
     const trailers = res.streamTrailers
@@ -175,6 +201,8 @@ export function startStream (conn, res) {
   /** @param {Error} err */
   const onError = (err) => {
     cleanup()
+    // dropped for a response written through the node:http object
+    if (conn.streaming !== res && !conn.detached) return
     if (!res.headersSent) {
       // nothing written yet: the application can still send an error response
       res.state = 0
