@@ -61,7 +61,10 @@ export const ERRORS = {
   HP_ERR_PLUGIN_TIMEOUT: { status: 500, message: "Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_BAD_TRAILER_NAME: { status: 500, message: "'%s' may not be sent as a trailer field" },
-  HP_ERR_BAD_TRAILER_VALUE: { status: 500, message: "The trailer '%s' takes a function that computes its value, got %s" }
+  HP_ERR_BAD_TRAILER_VALUE: { status: 500, message: "The trailer '%s' takes a function that computes its value, got %s" },
+  HP_ERR_REP_ALREADY_SENT: { status: 500, message: "The reply to '%s' (%s) was already sent; a second send() was ignored" },
+  HP_ERR_STREAM_LOCKED: { status: 500, message: 'The ReadableStream sent is locked by a reader; release it before sending the stream' },
+  HP_ERR_RESPONSE_BODY_USED: { status: 500, message: 'The body of the Response sent was already read' }
 }
 
 /**
@@ -82,7 +85,10 @@ export const FASTIFY_ERRORS = {
   HP_ERR_SCHEMA_ERROR_FORMATTER: { code: 'FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', message: "schemaErrorFormatter option should be a non async function. Instead got '%s'." },
   HP_ERR_HOOK_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot set "%s"!' },
   HP_ERR_BAD_TRAILER_NAME: { code: 'FST_ERR_BAD_TRAILER_NAME', message: 'Called reply.trailer with an invalid header name: %s' },
-  HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." }
+  HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." },
+  HP_ERR_REP_ALREADY_SENT: { code: 'FST_ERR_REP_ALREADY_SENT', message: 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?' },
+  HP_ERR_STREAM_LOCKED: { code: 'FST_ERR_REP_READABLE_STREAM_LOCKED', message: 'ReadableStream was locked. You should call releaseLock() method on reader before sending.' },
+  HP_ERR_RESPONSE_BODY_USED: { code: 'FST_ERR_REP_RESPONSE_BODY_CONSUMED', message: 'Response.body is already consumed.' }
 }
 
 /**

@@ -15,8 +15,13 @@ import { writeReply } from './write.js'
  * @param {unknown} payload
  */
 export function sendPayload (reply, payload) {
-  if (reply.sent) {
-    if (!reply._aborted) reply.request.log.warn('reply was already sent; a second send() was ignored')
+  if (reply._sent) {
+    if (!reply._aborted) {
+      const req = reply.request
+      // an error that says where: the code the log's readers search for
+      const err = reply.route.app.error('HP_ERR_REP_ALREADY_SENT', req.url, req.method)
+      req.log.warn({ err }, 'reply was already sent; a second send() was ignored')
+    }
     return
   }
   if (payload instanceof Error) {
