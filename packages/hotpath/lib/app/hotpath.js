@@ -291,6 +291,16 @@ export class Hotpath {
     return this
   }
 
+  /** setSerializerCompiler()'s compiler in force here (set here or up the plugin chain), else undefined */
+  get serializerCompiler () {
+    return this._ctx.findUp('serializerCompiler') ?? undefined
+  }
+
+  /** setValidatorCompiler()'s compiler in force here (set here or up the plugin chain), else undefined */
+  get validatorCompiler () {
+    return this._ctx.findUp('validatorCompiler') ?? undefined
+  }
+
   /**
    * Response serializers for this context's routes come from `compile({
    * schema, method, url, httpStatus })` instead of fast-json-stringify.

@@ -197,7 +197,7 @@ export class Reply {
   serialize (payload) {
     if (this._serializer !== null) return this._serializer(payload)
     const own = this.route.replySerializer
-    return own !== null ? own(payload, this.statusCode) : serializeFor(this.route, this.statusCode, payload)
+    return own !== null ? own(payload, this.statusCode) : serializeFor(this.route, this.statusCode, payload, this._contentType)
   }
 
   /**

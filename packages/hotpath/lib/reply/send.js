@@ -105,10 +105,10 @@ function serialize (reply, payload) {
     // reply.serializer(), else setReplySerializer()'s, else the schema's or
     // JSON.stringify; an error's answer never goes through the first two
     body = reply._erroring
-      ? serializeFor(route, reply.statusCode, payload)
+      ? serializeFor(route, reply.statusCode, payload, reply._contentType)
       : reply._serializer !== null
         ? reply._serializer(payload)
-        : route.replySerializer !== null ? route.replySerializer(payload, reply.statusCode) : serializeFor(route, reply.statusCode, payload)
+        : route.replySerializer !== null ? route.replySerializer(payload, reply.statusCode) : serializeFor(route, reply.statusCode, payload, reply._contentType)
     // JSON.stringify returns undefined for a symbol, a function or a
     // toJSON() that returns nothing: a programming error, not an empty 200.
     if (typeof body !== 'string') throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
@@ -135,13 +135,15 @@ function serialize (reply, payload) {
  * @param {import('../routing/route.js').Route} route
  * @param {number} status
  * @param {unknown} payload
+ * @param {string | null} [contentType]  the reply's
  * @returns {string | undefined}
  */
-export function serializeFor (route, status, payload) {
+export function serializeFor (route, status, payload, contentType = null) {
   if (route.serializers === null) return JSON.stringify(payload)
   // The tables built at ready(): no string per request (see serializerTable).
   const fn = status === 200 ? route.serialize200 : route.serializeExact.get(status) ?? route.serializeByClass[(status / 100) | 0] ?? null
-  return fn === null ? JSON.stringify(payload) : fn(payload)
+  // (a schema given per content type picks by the reply's, JSON's by default)
+  return fn === null ? JSON.stringify(payload) : fn(payload, contentType ?? JSON_TYPE)
 }
 
 /**

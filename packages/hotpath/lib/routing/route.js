@@ -6,7 +6,7 @@ import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { createError } from '../errors.js'
 import { checkLogSerializers } from '../logger.js'
-import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
+import { pickSerializer, serializerTable, normalizeRouteSchema, hasContent } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
 
@@ -157,6 +157,15 @@ export class Route {
         this.attachValidation = opts.attachValidation === true
       }
       if (schema.response) {
+        // each content type of a response given per content type has its schema
+        for (const code of Object.keys(schema.response)) {
+          const one = schema.response[code]
+          if (!hasContent(one)) continue
+          for (const type of Object.keys(one.content)) {
+            const entry = one.content[type]
+            if (entry === null || typeof entry !== 'object' || entry.schema === undefined || entry.schema === null) throw this.app.error('HP_ERR_SCHEMA_CONTENT_MISSING', type)
+          }
+        }
         this.serializers = compiler.serializers(schema.response, where, ownSerializer === null ? null : { compile: ownSerializer, method: this.method, url: this.url })
         this.serialize200 = pickSerializer(this.serializers, 200)
         const table = serializerTable(this.serializers)
