@@ -65,7 +65,9 @@ export const ERRORS = {
   HP_ERR_REP_ALREADY_SENT: { status: 500, message: "The reply to '%s' (%s) was already sent; a second send() was ignored" },
   HP_ERR_STREAM_LOCKED: { status: 500, message: 'The ReadableStream sent is locked by a reader; release it before sending the stream' },
   HP_ERR_RESPONSE_BODY_USED: { status: 500, message: 'The body of the Response sent was already read' },
-  HP_ERR_SCHEMA_CONTENT_MISSING: { status: 500, message: "The response schema for the content type '%s' has no schema" }
+  HP_ERR_SCHEMA_CONTENT_MISSING: { status: 500, message: "The response schema for the content type '%s' has no schema" },
+  HP_ERR_MISSING_SERIALIZER: { status: 500, message: "The route has no response serializer for '%s'" },
+  HP_ERR_MISSING_CONTENT_SERIALIZER: { status: 500, message: "The route has no response serializer for '%s' and the content type '%s'" }
 }
 
 /**
@@ -90,7 +92,9 @@ export const FASTIFY_ERRORS = {
   HP_ERR_REP_ALREADY_SENT: { code: 'FST_ERR_REP_ALREADY_SENT', message: 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?' },
   HP_ERR_STREAM_LOCKED: { code: 'FST_ERR_REP_READABLE_STREAM_LOCKED', message: 'ReadableStream was locked. You should call releaseLock() method on reader before sending.' },
   HP_ERR_RESPONSE_BODY_USED: { code: 'FST_ERR_REP_RESPONSE_BODY_CONSUMED', message: 'Response.body is already consumed.' },
-  HP_ERR_SCHEMA_CONTENT_MISSING: { code: 'FST_ERR_SCH_CONTENT_MISSING_SCHEMA', message: "Schema is missing for the content type '%s'" }
+  HP_ERR_SCHEMA_CONTENT_MISSING: { code: 'FST_ERR_SCH_CONTENT_MISSING_SCHEMA', message: "Schema is missing for the content type '%s'" },
+  HP_ERR_MISSING_SERIALIZER: { code: 'FST_ERR_MISSING_SERIALIZATION_FN', message: 'Missing serialization function. Key "%s"' },
+  HP_ERR_MISSING_CONTENT_SERIALIZER: { code: 'FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', message: 'Missing serialization function. Key "%s:%s"' }
 }
 
 /**

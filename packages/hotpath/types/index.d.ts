@@ -250,6 +250,13 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   serialize(payload: unknown): string
   /** This reply's serializer of JSON payloads (and of a string sent with a Content-Type of its own). */
   serializer(fn: (payload: any) => string): this
+  /** A serializer compiled from `schema` by the route's serializer compiler, kept for the route's later requests. */
+  compileSerializationSchema(schema: object, httpStatus?: string | number | null, contentType?: string | null): (input: any) => string
+  /** The route's serializer for a status key (201, '4xx', 'default'; with a content type for a schema given per content type), or the one compiled from a schema. */
+  getSerializationFunction(schemaOrStatus: object | string | number, contentType?: string): ((input: any) => string) | undefined
+  /** Serializes with the route's serializer for a status (and content type), or with one compiled from a schema. */
+  serializeInput(input: unknown, status: string | number, contentType?: string): string
+  serializeInput(input: unknown, schema: object, httpStatus?: string | number, contentType?: string): string
   /** Redirects: with the code given, else the status set before (other than 200), else 302. */
   redirect(url: string, statusCode?: number): this
   redirect(statusCode: number, url: string): this

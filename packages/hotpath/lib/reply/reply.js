@@ -201,6 +201,74 @@ export class Reply {
   }
 
   /**
+   * A serializer for `schema`, compiled by the route's serializer compiler
+   * (its own, setSerializerCompiler()'s, else fast-json-stringify) on the
+   * first call and kept for the route's later requests.
+   * @param {object} schema
+   * @param {string | number | null} [httpStatus]
+   * @param {string | null} [contentType]
+   */
+  compileSerializationSchema (schema, httpStatus = null, contentType = null) {
+    const route = this.route
+    const cache = route.compiledSerializers ?? (route.compiledSerializers = new WeakMap())
+    let fn = cache.get(schema)
+    if (fn === undefined) {
+      const compiler = route.app.schemaCompiler()
+      compiler.useShared(route.context.visibleSchemas())
+      const own = typeof route.options.serializerCompiler === 'function' ? route.options.serializerCompiler : route.context.findUp('serializerCompiler')
+      fn = compiler.serializer(schema, own === null ? null : { compile: own, method: route.method, url: route.url }, httpStatus, contentType)
+      cache.set(schema, fn)
+    }
+    return fn
+  }
+
+  /**
+   * The route's serializer for a status as its response schema keys it
+   * (201, '4xx', 'default'; for a schema given per content type, with
+   * `contentType`), or the one compileSerializationSchema() made of a
+   * schema; undefined when there is none.
+   * @param {object | string | number} schemaOrStatus
+   * @param {string} [contentType]
+   */
+  getSerializationFunction (schemaOrStatus, contentType) {
+    const route = this.route
+    if (typeof schemaOrStatus === 'string' || typeof schemaOrStatus === 'number') {
+      const fn = /** @type {any} */ (route.serializers?.get(String(schemaOrStatus).toLowerCase()))
+      if (fn === undefined || typeof contentType !== 'string') return fn
+      return fn.byType?.get(contentType.toLowerCase())
+    }
+    if (schemaOrStatus !== null && typeof schemaOrStatus === 'object') return route.compiledSerializers?.get(schemaOrStatus)
+    return undefined
+  }
+
+  /**
+   * Serializes `input` with the route's serializer for a status (and
+   * content type), or with one compiled from `schema`: (input, status),
+   * (input, status, contentType), (input, schema) or (input, schema,
+   * status, contentType). A status the route has no serializer for throws
+   * HP_ERR_MISSING_SERIALIZER (HP_ERR_MISSING_CONTENT_SERIALIZER with a
+   * content type).
+   * @param {unknown} input
+   * @param {object | string | number} schema
+   * @param {string | number} [httpStatus]
+   * @param {string} [contentType]
+   */
+  serializeInput (input, schema, httpStatus, contentType) {
+    if (typeof schema === 'string' || typeof schema === 'number') {
+      const status = schema
+      const type = typeof httpStatus === 'string' && !/^\d/.test(httpStatus) ? httpStatus : contentType
+      const fn = this.getSerializationFunction(status, type)
+      if (typeof fn !== 'function') {
+        throw type === undefined
+          ? this.route.app.error('HP_ERR_MISSING_SERIALIZER', String(status))
+          : this.route.app.error('HP_ERR_MISSING_CONTENT_SERIALIZER', String(status), type)
+      }
+      return fn(input)
+    }
+    return this.compileSerializationSchema(schema, httpStatus ?? null, contentType ?? null)(input)
+  }
+
+  /**
    * The serializer of this reply's JSON payloads (and of a string sent with
    * a Content-Type of its own), in place of the route's.
    * @param {(payload: any) => string} fn

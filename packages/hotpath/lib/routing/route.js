@@ -68,6 +68,8 @@ export class Route {
     this.serializeByClass = []
     /** @type {((payload: any, statusCode: number) => string) | null} setReplySerializer()'s, the nearest up the plugin chain */
     this.replySerializer = null
+    /** @type {WeakMap<object, import('./schema.js').SerializeFn> | null} reply.compileSerializationSchema()'s, by schema, once one is asked for */
+    this.compiledSerializers = null
     /** @type {Function} */
     this.errorHandler = defaultErrorHandler
     /** @type {typeof import('../lifecycle/request.js').Request} */

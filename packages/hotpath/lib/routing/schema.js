@@ -120,6 +120,20 @@ export class SchemaCompiler {
     }
     return map
   }
+
+  /**
+   * One serializer compiled on demand (reply.compileSerializationSchema):
+   * the custom compiler's, else fast-json-stringify's.
+   * @param {any} schema
+   * @param {{ compile: Function, method: string, url: string } | null} custom
+   * @param {string | number | null} httpStatus
+   * @param {string | null} contentType
+   * @returns {SerializeFn}
+   */
+  serializer (schema, custom, httpStatus, contentType) {
+    if (custom !== null) return custom.compile({ schema, method: custom.method, url: custom.url, httpStatus, contentType })
+    return load('fast-json-stringify')(schema, { schema: this.shared })
+  }
 }
 
 /**
@@ -140,11 +154,15 @@ export function hasContent (schema) {
  */
 function byContentType (byType) {
   const any = byType.get('*/*') ?? null
-  return (data, contentType) => {
+  /** @type {SerializeFn & { byType?: Map<string, SerializeFn> }} */
+  const pick = (data, contentType) => {
     const type = contentType === undefined ? null : mediaType(contentType)
     const fn = (type === null ? undefined : byType.get(type)) ?? any
     return fn === null ? /** @type {string} */ (JSON.stringify(data)) : fn(data)
   }
+  // each one, for reply.getSerializationFunction(status, contentType)
+  pick.byType = byType
+  return pick
 }
 
 /**

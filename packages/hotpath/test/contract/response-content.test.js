@@ -56,3 +56,51 @@ test("a plugin sees its parent's compilers as serializerCompiler and validatorCo
   await app.ready()
   assert.deepEqual(seen, [compile, undefined])
 })
+
+eachMode('reply.compileSerializationSchema(), getSerializationFunction(), serializeInput()', (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  const adhoc = { type: 'object', properties: { kept: { type: 'string' } } }
+  /** @type {unknown[]} */
+  const compiled = []
+  before(async () => {
+    s = await setup(mode, (app) => {
+      app.get('/', {
+        schema: {
+          response: {
+            201: onlyName,
+            '3xx': { content: { 'application/json': { schema: onlyId } } }
+          }
+        }
+      }, (req, reply) => {
+        const fn = reply.compileSerializationSchema(adhoc)
+        compiled.push(fn)
+        return {
+          adhoc: fn({ kept: 'k', dropped: 'd' }),
+          same: reply.getSerializationFunction(adhoc) === fn,
+          byStatus: reply.serializeInput({ name: 'n', id: 1 }, 201),
+          byType: reply.serializeInput({ name: 'n', id: 1 }, '3xx', 'application/json'),
+          bySchema: reply.serializeInput({ kept: 'x', other: 1 }, adhoc),
+          none: reply.getSerializationFunction(404) === undefined
+        }
+      })
+      app.get('/missing', (req, reply) => reply.serializeInput({}, 201))
+    }, { exposeErrorMessages: true })
+  })
+  after(() => s.close())
+
+  test('serialize with the route\'s serializers or one compiled once per route', async () => {
+    assert.deepEqual((await s.request('/')).json(), {
+      adhoc: '{"kept":"k"}', same: true, byStatus: '{"name":"n"}', byType: '{"id":1}', bySchema: '{"kept":"x"}', none: true
+    })
+    await s.request('/')
+    assert.equal(compiled.length, 2)
+    assert.equal(compiled[0], compiled[1])
+  })
+
+  test('a status without a serializer throws HP_ERR_MISSING_SERIALIZER', async () => {
+    const res = await s.request('/missing')
+    assert.equal(res.statusCode, 500)
+    assert.equal(res.json().code, 'HP_ERR_MISSING_SERIALIZER')
+  })
+})
