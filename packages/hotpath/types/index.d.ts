@@ -262,6 +262,8 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   redirect(statusCode: number, url: string): this
   /** Answers with the not-found handler of the request path's prefix (404 by default). */
   callNotFound(): this
+  /** Sends a 103 Early Hints (e.g. `link` preloads) ahead of the response; the callback is called either way. */
+  writeEarlyHints(hints: Record<string, string | string[]>, callback?: () => void): this
   /** Takes the response out of hotpath's hands: user code writes it. */
   hijack(): this
   /** True once a response was sent (or the reply hijacked). */

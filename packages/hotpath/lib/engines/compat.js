@@ -380,7 +380,19 @@ export class CompatResponse extends Writable {
   /** The 1xx interim responses: the engines send 100 Continue themselves. */
   writeContinue () {}
   writeProcessing () {}
-  writeEarlyHints () {}
+
+  /**
+   * A 103 Early Hints ahead of the response, where the engine sends one
+   * (wire, while the response is next on its connection); the callback
+   * either way, as node:http calls it.
+   * @param {Record<string, string | string[]>} hints
+   * @param {() => void} [callback]
+   */
+  writeEarlyHints (hints, callback) {
+    const res = /** @type {any} */ (this.res)
+    if (typeof res.earlyHints === 'function') res.earlyHints(hints)
+    if (typeof callback === 'function') process.nextTick(() => this.call(callback))
+  }
 
   /**
    * @param {any} chunk

@@ -320,6 +320,18 @@ export class Reply {
   }
 
   /**
+   * Sends a 103 Early Hints interim response (RFC 8297), such as `link`
+   * preloads, ahead of the final one, through node:http's
+   * writeEarlyHints(); inject sends none. The callback is called either way.
+   * @param {Record<string, string | string[]>} hints
+   * @param {() => void} [callback]
+   */
+  writeEarlyHints (hints, callback) {
+    this.raw.writeEarlyHints(hints, callback)
+    return this
+  }
+
+  /**
    * Takes the response out of hotpath's hands; user code writes to
    * `reply.raw` (or the socket) itself.
    */

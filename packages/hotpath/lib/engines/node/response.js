@@ -103,6 +103,17 @@ export class NodeResponse extends http.ServerResponse {
   }
 
   /**
+   * node:http's, except to an HTTP/1.0 client, which takes no interim
+   * response (RFC 9110 §15.2); the callback is called either way.
+   * @param {Record<string, string | string[]>} hints
+   * @param {() => void} [callback]
+   */
+  writeEarlyHints (hints, callback) {
+    if (this.req.httpVersion !== '1.0') super.writeEarlyHints(hints, callback)
+    else if (typeof callback === 'function') process.nextTick(callback)
+  }
+
+  /**
    * The ServerResponse itself, for reply.raw and connect middleware.
    * @param {import('../compat.js').Owner} owner
    */

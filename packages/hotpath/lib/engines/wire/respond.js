@@ -70,6 +70,22 @@ function dropStream (conn, res) {
 }
 
 /**
+ * A 103 Early Hints interim response (RFC 8297) ahead of the final one: sent
+ * only while this response is the connection's next to go out and nothing
+ * of it has, to an HTTP/1.1 client (RFC 9110 §15.2: none to HTTP/1.0).
+ * Returns whether it was sent.
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {Record<string, string | string[]>} hints
+ */
+export function writeEarlyHints (conn, res, hints) {
+  if (res.state !== 0 || res.headersSent || conn.detached || conn.closedWrite || conn.queue[0] !== res || res.req.httpVersion !== '1.1') return false
+  const lines = headerLines(hints, null)
+  send(conn, headInfo.ascii ? 'HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n' : Buffer.from('HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n', 'latin1'))
+  return true
+}
+
+/**
  * An answer of the engine's own, from the error table.
  * @param {Connection} conn
  * @param {WireResponse} res

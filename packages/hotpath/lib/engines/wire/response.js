@@ -2,7 +2,7 @@
 // response on its connection, in request order, with the members the core
 // answers through. ./respond.js does the writing.
 import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
-import { write, writeStream } from './respond.js'
+import { write, writeStream, writeEarlyHints } from './respond.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./request.js').WireRequest} WireRequest */
@@ -74,6 +74,15 @@ export class WireResponse {
   respondStream (statusCode, headers, source, done, trailers = null) {
     if (streamThroughMiddleware(this, statusCode, headers, source, done, trailers)) return
     writeStream(this.conn, this, statusCode, headers, source, done, trailers)
+  }
+
+  /**
+   * A 103 Early Hints ahead of this response, when it can still go first
+   * (for the compatibility object's writeEarlyHints).
+   * @param {Record<string, string | string[]>} hints
+   */
+  earlyHints (hints) {
+    return writeEarlyHints(this.conn, this, hints)
   }
 
   /**
