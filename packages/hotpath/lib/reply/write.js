@@ -2,10 +2,9 @@
 // payload's kind, every header in one object, and one call to the engine
 // (one write on the socket). Streams go to the engine's stream writer.
 import { Readable } from 'node:stream'
-import { createError } from '../errors.js'
 import { markDone } from '../lifecycle/kernel.js'
 import { handleError } from '../lifecycle/handle-error.js'
-import { writeError } from './last-resort.js'
+import { writeRefusedHead } from './last-resort.js'
 import { trailerHeader, trailerSource } from './trailers.js'
 import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESPONSE, KIND_WEB_STREAM, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
 
@@ -72,7 +71,7 @@ export function writeReply (reply, payload) {
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
-    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+    writeRefusedHead(reply, err)
   }
 }
 
@@ -176,7 +175,7 @@ function sendStream (reply, headers, stream, payload) {
     reply._payload = undefined
     stream.destroy()
     reply._done = false
-    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+    writeRefusedHead(reply, err)
   }
 }
 
