@@ -107,7 +107,10 @@ export function runHooks (reply, hooks, i, next, fail) {
  * @param {unknown} err
  */
 function lateFailure (reply, err) {
-  reply.request.log.error({ err }, 'hook failed after the reply was sent')
+  // after hijack() the response, and what fails on its way, is user
+  // code's (Fastify ignores it): kept at debug level
+  if (reply._hijacked) reply.request.log.debug({ err }, 'hook failed after the reply was hijacked')
+  else reply.request.log.error({ err }, 'hook failed after the reply was sent')
 }
 
 /**

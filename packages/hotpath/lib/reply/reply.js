@@ -64,6 +64,8 @@ export class Reply {
     this._trailers = null
     /** @type {((payload: any) => string) | null} reply.serializer()'s */
     this._serializer = null
+    /** hijack() was called: the response is user code's */
+    this._hijacked = false
   }
 
   /** @param {number} statusCode */
@@ -336,6 +338,7 @@ export class Reply {
    * `reply.raw` (or the socket) itself.
    */
   hijack () {
+    this._hijacked = true
     if (!this._done) {
       this._done = true
       this._sent = true
