@@ -899,9 +899,9 @@ export interface HotpathInstance extends RouteMethods {
   /** The serializer of this context's JSON payloads (its children's too), in place of response schemas and JSON.stringify; errors and the built-in 404 do not use it. */
   setReplySerializer(fn: (payload: any, statusCode: number) => string): this
   /** setSerializerCompiler()'s compiler in force in this context (set here or up the plugin chain). */
-  readonly serializerCompiler: Function | undefined
+  readonly serializerCompiler: Function | null
   /** setValidatorCompiler()'s compiler in force in this context (set here or up the plugin chain). */
-  readonly validatorCompiler: Function | undefined
+  readonly validatorCompiler: Function | null
   /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_INVALID_SCHEMA), seen by this context and its children. */
   addSchema(schema: JSONSchema & object): this
   /** The shared schemas this context sees, by `$id`. */

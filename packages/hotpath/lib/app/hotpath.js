@@ -291,14 +291,14 @@ export class Hotpath {
     return this
   }
 
-  /** setSerializerCompiler()'s compiler in force here (set here or up the plugin chain), else undefined */
+  /** setSerializerCompiler()'s compiler in force here (set here or up the plugin chain), else null */
   get serializerCompiler () {
-    return this._ctx.findUp('serializerCompiler') ?? undefined
+    return this._ctx.findUp('serializerCompiler')
   }
 
-  /** setValidatorCompiler()'s compiler in force here (set here or up the plugin chain), else undefined */
+  /** setValidatorCompiler()'s compiler in force here (set here or up the plugin chain), else null */
   get validatorCompiler () {
-    return this._ctx.findUp('validatorCompiler') ?? undefined
+    return this._ctx.findUp('validatorCompiler')
   }
 
   /**

@@ -54,7 +54,7 @@ test("a plugin sees its parent's compilers as serializerCompiler and validatorCo
   const seen = []
   app.register(async (child) => { seen.push(child.serializerCompiler, child.validatorCompiler) })
   await app.ready()
-  assert.deepEqual(seen, [compile, undefined])
+  assert.deepEqual(seen, [compile, null])
 })
 
 eachMode('reply.compileSerializationSchema(), getSerializationFunction(), serializeInput()', (mode) => {
