@@ -178,4 +178,18 @@ eachMode('reply.trailer() on the wire', (mode) => {
     assert.doesNotMatch(raw, /content-length/i)
     assert.ok(raw.endsWith('\r\n\r\n2\r\nhi\r\n0\r\netag: "v1"\r\n\r\n'), raw)
   })
+
+  test('HEAD: the head alone, no trailer section', async () => {
+    const raw = await rawRequest(s.port, 'HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    assert.match(raw, /^HTTP\/1\.1 200 /)
+    assert.ok(raw.endsWith('\r\n\r\n'), raw)
+    assert.doesNotMatch(raw, /etag: "v1"/)
+  })
+
+  test('HTTP/1.0 has no chunked coding: the body alone, no Trailer header', async () => {
+    const raw = await rawRequest(s.port, 'GET / HTTP/1.0\r\n\r\n')
+    assert.match(raw, /^HTTP\/1\.1 200 /)
+    assert.doesNotMatch(raw, /trailer/i)
+    assert.ok(raw.endsWith('\r\n\r\nhi'), raw)
+  })
 }, SOCKET_MODES)

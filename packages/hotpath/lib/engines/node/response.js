@@ -72,6 +72,12 @@ export class NodeResponse extends http.ServerResponse {
     // listener where a throw would end the process: refuse a bad header
     // now, as respond() does, with node:http's own checks.
     checkHeaders(headers)
+    // Trailers need the chunked coding: none without a body, and none to an
+    // HTTP/1.0 client (node:http refuses a Trailer header there)
+    if (trailers !== null && (this.req.httpVersion !== '1.1' || this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304)) {
+      delete headers.trailer
+      trailers = null
+    }
     if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
       // The head alone (RFC 9110 §9.3.2): the stream is not read, so its
       // length (@fastify/static sends HEAD an empty stream with the file's
@@ -200,7 +206,15 @@ class StreamWriter {
     this.started = true
     this.stream.removeListener('error', this.onEarlyError)
     this.res.removeListener('close', this.onEarlyClose)
-    this.res.writeHead(this.statusCode, this.headers)
+    try {
+      this.res.writeHead(this.statusCode, this.headers)
+    } catch (err) {
+      // a head node:http refuses only now: nothing was sent, so the error
+      // handler answers instead (a throw here would end the process)
+      endSource(this.stream)
+      this.done(/** @type {Error} */ (err))
+      return
+    }
     /** @param {Error | null | undefined} err */
     const onDone = (err) => {
       if (err && !this.res.writableFinished) this.res.destroy()

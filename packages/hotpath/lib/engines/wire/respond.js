@@ -115,9 +115,14 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
     return done(new Error('Response already sent'))
   }
   prepareClose(conn, res)
+  const req = res.req
+  if (trailers !== null && req.httpVersion !== '1.1') {
+    // no chunked coding, so no trailer section, for HTTP/1.0 (RFC 9112 §7.1)
+    delete headers.trailer
+    trailers = null
+  }
   let head = statusLine(status) + headerLines(headers, res.extraHeaders)
   if (headInfo.close) res.closeAfter = true
-  const req = res.req
   if (statusHasNoBody(status) || req.method === 'HEAD') {
     endSource(stream)
     if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
@@ -125,7 +130,7 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
     return done(null)
   }
-  if (trailers !== null && req.httpVersion === '1.1') {
+  if (trailers !== null) {
     // the trailer section follows the last chunk (RFC 9112 §7.1.2)
     head += 'transfer-encoding: chunked\r\n'
     res.streamChunked = true
