@@ -109,7 +109,10 @@ export const ERRORS = {
   HP_ERR_CLOSED: { status: 500, message: 'The app has been closed and cannot be reopened' },
   HP_ERR_INVALID_LISTEN_OPTION: { status: 500, message: 'Invalid listen option: %s' },
   HP_ERR_PLUGIN_TIMEOUT: { status: 500, message: "Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise" },
-  HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" }
+  HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
+  HP_ERR_BAD_TRAILER_NAME: { status: 500, message: "'%s' may not be sent as a trailer field" },
+  HP_ERR_BAD_TRAILER_VALUE: { status: 500, message: "The trailer '%s' takes a function that computes its value, got %s" },
+  HP_ERR_REP_ALREADY_SENT: { status: 500, message: "The reply to '%s' (%s) was already sent; a second send() was ignored" },
 }
 
 /**
@@ -186,7 +189,10 @@ export const FASTIFY_ERRORS = {
   HP_ERR_ROUTE_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot add route!' },
   HP_ERR_HOOK_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "%s"!' },
   HP_ERR_PARSER_AFTER_READY: { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED', message: 'Cannot call "%s" when fastify instance is already started!' },
-  HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' }
+  HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' },
+  HP_ERR_BAD_TRAILER_NAME: { code: 'FST_ERR_BAD_TRAILER_NAME', message: 'Called reply.trailer with an invalid header name: %s' },
+  HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." },
+  HP_ERR_REP_ALREADY_SENT: { code: 'FST_ERR_REP_ALREADY_SENT', message: 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?' },
 }
 
 /**

@@ -28,7 +28,11 @@ const FASTIFY_DEFAULTS = {
   logFormat: 'fastify',
   // Fastify's error answers: its 404 and validation bodies, and its codes
   // and messages for the errors it names (lib/errors.js FASTIFY_ERRORS).
-  errorFormat: 'fastify'
+  errorFormat: 'fastify',
+  // Fastify's bodies: null sends "null", a JSON type the app set gets
+  // charset=utf-8, a stream no default Content-Type; hotpath sends null as
+  // an empty body, a type as set, a stream as application/octet-stream.
+  replyFormat: 'fastify'
 }
 
 /**

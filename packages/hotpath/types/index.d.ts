@@ -222,6 +222,8 @@ export interface HotpathRequest<G extends RouteGeneric = AnyRoute> {
   readonly raw: RawNodeRequest
   /** The instance of the plugin that declared the route. */
   readonly server: HotpathInstance
+  /** The Content-Type without its parameters, lower case ('application/json'); undefined when there is none or it is not a media type. */
+  readonly mediaType: string | undefined
   /** A request decorator of the route's scope (a function bound to this request); throws HP_ERR_DEC_UNDECLARED for another name. */
   getDecorator<T = unknown>(name: string | symbol): T
   /** Sets a request decorator of the route's scope on this request; throws HP_ERR_DEC_UNDECLARED for another name. */
@@ -254,19 +256,41 @@ export interface HotpathReply<G extends RouteGeneric = AnyRoute, Code = never> {
   getHeaders(): Record<string, string | number | string[]>
   /** Sets Content-Type. */
   type(contentType: string): this
+  /** The Content-Type set so far without its parameters, lower case; undefined when none is set. */
+  readonly mediaType: string | undefined
+  /**
+   * Declares a trailer field, computed once the body has gone through
+   * `done(err, value)` or the promise `fn` returns; the response is then
+   * chunked, with a Trailer header naming it. Fields that frame, route or
+   * describe the message throw HP_ERR_BAD_TRAILER_NAME.
+   */
+  trailer(name: string, fn: ((reply: HotpathReply<G, Code>, payload: string | Buffer | null | undefined, done: (err: Error | null, value?: string) => void) => void) | ((reply: HotpathReply<G, Code>, payload: string | Buffer | null | undefined) => Promise<string | undefined>)): this
+  hasTrailer(name: string): boolean
+  removeTrailer(name: string): this
   /**
    * Sends the response. Objects become JSON, strings text/plain, buffers
    * application/octet-stream, streams are piped, a web Response is copied,
    * null is an empty body. Only the first send counts.
    */
   send(payload?: SendPayloadFor<G, Code>): this
-  /** The JSON text send() would make of a payload for the current status (the route's response serializer, else JSON.stringify). */
+  /** The JSON text send() would make of a payload for the current status (reply.serializer()'s, setReplySerializer()'s, the route's response serializer, else JSON.stringify). */
   serialize(payload: unknown): string
-  /** Redirects (302 unless a code is given). */
+  /** This reply's serializer of JSON payloads (and of a string sent with a Content-Type of its own). */
+  serializer(fn: (payload: any) => string): this
+  /** A serializer compiled from `schema` by the route's serializer compiler, kept for the route's later requests. */
+  compileSerializationSchema(schema: object, httpStatus?: string | number | null, contentType?: string | null): (input: any) => string
+  /** The route's serializer for a status key (201, '4xx', 'default'; with a content type for a schema given per content type), or the one compiled from a schema. */
+  getSerializationFunction(schemaOrStatus: object | string | number, contentType?: string): ((input: any) => string) | undefined
+  /** Serializes with the route's serializer for a status (and content type), or with one compiled from a schema. */
+  serializeInput(input: unknown, status: string | number, contentType?: string): string
+  serializeInput(input: unknown, schema: object, httpStatus?: string | number, contentType?: string): string
+  /** Redirects: with the code given, else the status set before (other than 200), else 302. */
   redirect(url: string, statusCode?: number): this
   redirect(statusCode: number, url: string): this
   /** Answers with the not-found handler of the request path's prefix (404 by default). */
   callNotFound(): this
+  /** Sends a 103 Early Hints (e.g. `link` preloads) ahead of the response; the callback is called either way. */
+  writeEarlyHints(hints: Record<string, string | string[]>, callback?: () => void): this
   /** Takes the response out of hotpath's hands: user code writes it. */
   hijack(): this
   /** A reply is a thenable: `await reply` waits until the answer is handed to the engine (or the client has gone, or the request timed out). */
@@ -807,6 +831,8 @@ export interface InjectResponse {
   payload: string
   /** The body bytes. */
   rawPayload: Buffer
+  /** The trailer fields sent after a chunked body (reply.trailer()); empty without. */
+  trailers: Record<string, string>
   /** The body parsed as JSON. */
   json<T = any>(): T
 }
@@ -936,6 +962,8 @@ export interface HotpathInstance extends RouteMethods {
   setSchemaErrorFormatter(formatter: SchemaErrorFormatter): this
   /** Response serializers for this context's routes from your own compiler instead of fast-json-stringify. */
   setSerializerCompiler(compile: (route: { schema: any, method: string, url: string, httpStatus: string }) => (data: any) => string): this
+  /** The serializer of this context's JSON payloads (its children's too), in place of response schemas and JSON.stringify; errors and the built-in 404 do not use it. */
+  setReplySerializer(fn: (payload: any, statusCode: number) => string): this
   /** A schema routes can `$ref` by its `$id` (without one, addSchema throws HP_ERR_SCHEMA_MISSING_ID), seen by this context and its children. */
   addSchema(schema: JSONSchema & object): this
   /** The shared schemas this context sees, by `$id` (a custom bucket's own answer). */
@@ -1100,6 +1128,12 @@ export interface HotpathOptions {
    * do: its 404 body, its codes and messages where it has its own.
    */
   errorFormat?: 'hotpath' | 'fastify'
+  /**
+   * 'fastify' (the default of hotpath/fastify): payloads become bodies as
+   * Fastify's do: null sends JSON null, a JSON Content-Type the app set gets
+   * charset=utf-8, a stream gets no default Content-Type.
+   */
+  replyFormat?: 'hotpath' | 'fastify'
   /** A GET route answers HEAD through a HEAD route of its own, seen by onRoute hooks (default true). */
   exposeHeadRoutes?: boolean
   /** Largest request head in bytes (default 16 KiB; 431 past it). */

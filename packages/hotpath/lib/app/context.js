@@ -72,6 +72,8 @@ export class Context {
      * @type {SchemaController}
      */
     this.schemaController = parent === null ? /** @type {any} */ (null) : childController(parent)
+    /** @type {Function | null} setReplySerializer */
+    this.replySerializer = null
     /** @type {Function | null} setSchemaErrorFormatter, or at the root the schemaErrorFormatter option */
     this.schemaErrorFormatter = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
@@ -136,6 +138,16 @@ export class Context {
     const out = []
     for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) out.unshift(c)
     return out
+  }
+
+  /**
+   * A setting made here or nearest up the chain, null for none.
+   * @param {'replySerializer'} kind
+   * @returns {Function | null}
+   */
+  findUp (kind) {
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c[kind] !== null) return c[kind]
+    return null
   }
 
   /** the not-found handler this context answers with: its level's, or the nearest enclosing level's */

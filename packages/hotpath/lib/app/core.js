@@ -82,6 +82,14 @@ export class Core {
     if (override !== undefined && typeof override !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'allowErrorHandlerOverride', 'expected a boolean')
     /** setErrorHandler may be called again in one context (Fastify's allowErrorHandlerOverride) */
     this.allowErrorHandlerOverride = override ?? true
+    const replyFormat = options.replyFormat
+    if (replyFormat !== undefined && replyFormat !== 'hotpath' && replyFormat !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'replyFormat', "expected 'hotpath' or 'fastify'")
+    /**
+     * replyFormat 'fastify': payloads become bodies as Fastify's do (null
+     * sends JSON null, a JSON Content-Type the app set gets charset=utf-8,
+     * a stream gets no default Content-Type)
+     */
+    this.fastifyReplies = replyFormat === 'fastify'
     if (options.exposeHeadRoutes !== undefined && typeof options.exposeHeadRoutes !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeHeadRoutes', 'expected a boolean')
     /** a GET route answers HEAD too, through a HEAD route of its own (Fastify's exposeHeadRoutes) */
     this.exposeHeadRoutes = options.exposeHeadRoutes ?? true

@@ -386,6 +386,19 @@ export class Hotpath {
   }
 
   /**
+   * The serializer of the JSON payloads of this context's routes (and its
+   * children's): `fn(payload, statusCode)`, in place of their response
+   * schemas and JSON.stringify; errors are answered as before.
+   * @param {(payload: any, statusCode: number) => string} fn
+   */
+  setReplySerializer (fn) {
+    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setReplySerializer', 'expected a function')
+    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setReplySerializer', '')
+    this._ctx.replySerializer = fn
+    return this
+  }
+
+  /**
    * setNotFoundHandler(handler) or, as in Fastify,
    * setNotFoundHandler({ preValidation, preHandler }, handler).
    * @param {any} opts

@@ -42,7 +42,7 @@ import { createError } from '../errors.js'
  * @property {boolean} throughCompat  the reply is on its way through this object
  * @property {Record<string, string | number | string[]> | null} extraHeaders
  * @property {(status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} respond
- * @property {(status: number, headers: Record<string, string | number | string[]>, stream: Readable, done: (err: Error | null) => void) => void} respondStream
+ * @property {(status: number, headers: Record<string, string | number | string[]>, stream: Readable, done: (err: Error | null) => void, trailers?: ((send: (fields: Record<string, string>) => void) => void) | null) => void} respondStream
  */
 
 /**
@@ -364,8 +364,8 @@ export class CompatResponse extends Writable {
 
   /** @param {Record<string, string> | [string, string][]} headers */
   addTrailers (headers) {
-    // kept for code that reads them back; the engines write no trailers
-    // (docs/engines.md)
+    // sent after the last chunk when the head announced them (a Trailer
+    // header), as node:http does; kept for code that reads them back
     this.trailers = Object.assign(this.trailers ?? {}, Array.isArray(headers) ? Object.fromEntries(headers) : headers)
   }
 
@@ -381,7 +381,19 @@ export class CompatResponse extends Writable {
   /** The 1xx interim responses: the engines send 100 Continue themselves. */
   writeContinue () {}
   writeProcessing () {}
-  writeEarlyHints () {}
+
+  /**
+   * A 103 Early Hints ahead of the response, where the engine sends one
+   * (wire, while the response is next on its connection); the callback
+   * either way, as node:http calls it.
+   * @param {Record<string, string | string[]>} hints
+   * @param {() => void} [callback]
+   */
+  writeEarlyHints (hints, callback) {
+    const res = /** @type {any} */ (this.res)
+    if (typeof res.earlyHints === 'function') res.earlyHints(hints)
+    if (typeof callback === 'function') process.nextTick(() => this.call(callback))
+  }
 
   /**
    * @param {any} chunk
@@ -414,7 +426,7 @@ export class CompatResponse extends Writable {
       return this
     }
     if (!this.headWritten) this._implicitHeader()
-    if (this.outlet === null && this.writableLength === 0 && !this.destroyed) {
+    if (this.outlet === null && this.writableLength === 0 && !this.destroyed && this.store.trailer === undefined) {
       // Nothing sent before (at most parts written in this same turn): the
       // whole response goes to the engine at once, with its
       // Content-Length, as one socket write.
@@ -466,7 +478,8 @@ export class CompatResponse extends Writable {
 
   /** @param {(err?: Error | null) => void} callback */
   _final (callback) {
-    if (this.outlet === null && this.held !== null) this.openOutlet()
+    // a head that announces trailers is streamed (chunked), even empty
+    if (this.outlet === null && (this.held !== null || this.store.trailer !== undefined)) this.openOutlet()
     if (this.outlet !== null) this.outlet.push(null)
     if (this.ended) callback()
     else this.finalCallback = callback
@@ -506,12 +519,14 @@ export class CompatResponse extends Writable {
       }
     })
     this.res.throughCompat = true
+    // a head that announces trailers: they go after the last chunk
+    const trailers = this.store.trailer === undefined ? null : (/** @type {(fields: Record<string, string>) => void} */ send) => send(this.trailers ?? {})
     this.res.respondStream(this.statusCode, {}, outlet, (err) => {
       const waiting = this.waiting
       this.waiting = null
       if (waiting !== null) waiting()
       if (err !== null && !this.ended) this.destroy()
-    })
+    }, trailers)
     const held = this.held
     this.held = null
     if (held !== null) for (const chunk of held) outlet.push(chunk)
@@ -561,8 +576,9 @@ export class CompatResponse extends Writable {
    * @param {Record<string, string | number | string[]>} headers
    * @param {Readable} stream
    * @param {(err: Error | null) => void} done
+   * @param {((send: (fields: Record<string, string>) => void) => void) | null} [trailers]
    */
-  streamThrough (statusCode, headers, stream, done) {
+  streamThrough (statusCode, headers, stream, done, trailers = null) {
     this.statusCode = statusCode
     this.writeHead(statusCode, headers)
     let called = false
@@ -578,7 +594,15 @@ export class CompatResponse extends Writable {
     })
     this.once('finish', () => once(null))
     this.once('close', () => once(this.writableFinished ? null : Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' })))
-    stream.pipe(this)
+    if (trailers === null) {
+      stream.pipe(this)
+      return
+    }
+    stream.pipe(this, { end: false })
+    stream.once('end', () => trailers((fields) => {
+      this.addTrailers(fields)
+      this.end()
+    }))
   }
 
   /**
@@ -649,12 +673,13 @@ export function respondThroughMiddleware (res, statusCode, headers, body) {
  * @param {Record<string, string | number | string[]>} headers
  * @param {Readable} stream
  * @param {(err: Error | null) => void} done
+ * @param {((send: (fields: Record<string, string>) => void) => void) | null} [trailers]
  */
-export function streamThroughMiddleware (res, statusCode, headers, stream, done) {
+export function streamThroughMiddleware (res, statusCode, headers, stream, done, trailers = null) {
   const cres = res.compatRes
   if (cres === null || res.throughCompat || !cres.wrapped) return false
   res.throughCompat = true
-  cres.streamThrough(statusCode, headers, stream, done)
+  cres.streamThrough(statusCode, headers, stream, done, trailers)
   return true
 }
 

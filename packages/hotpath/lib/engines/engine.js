@@ -108,11 +108,15 @@
  *   engine may add to `headers` (it is built for this one response). A
  *   header the engine refuses (not a token, a CR/LF in a value) throws,
  *   and nothing is written.
- * @property {(statusCode: number, headers: OutgoingHeaders, stream: import('node:stream').Readable, done: (err: Error | null) => void) => void} respondStream
+ * @property {(statusCode: number, headers: OutgoingHeaders, stream: import('node:stream').Readable, done: (err: Error | null) => void, trailers?: TrailerSource | null) => void} respondStream
  *   streams with backpressure (chunked unless Content-Length is set, which
  *   the stream must then match); writes the head only once the stream has
  *   data, so done(err) with headersSent still false lets the core answer
- *   the error instead; destroys `stream` if the client goes away; done once
+ *   the error instead; destroys `stream` if the client goes away; done once.
+ *   With `trailers` (the core then sets no Content-Length): chunked, and
+ *   once the stream has ended the engine calls `trailers(send)` and ends
+ *   the response with the fields handed to `send` as its trailer section
+ *   (RFC 9112 §7.1.2; invalid ones are left out); done after that
  * @property {<T>(listener: (arg: T, error: Error | null) => void, arg: T) => void} onEnd
  *   listener(arg, null) once the response is fully handed to the socket;
  *   listener(arg, err) if the connection closed before that (client abort,
@@ -128,6 +132,13 @@
  *   respondStream() (a body written in parts). `owner`, hotpath's request,
  *   gives Express's req.ip and friends and the log for what user code
  *   throws from an engine callback.
+ */
+
+/**
+ * The trailer fields of a response, computed after its body
+ * (../reply/trailers.js): the engine calls it once with the function that
+ * takes them.
+ * @typedef {(send: (fields: Record<string, string>) => void) => void} TrailerSource
  */
 
 /**

@@ -40,7 +40,7 @@ export function handleError (reply, error) {
       return
     }
     reply._error = err
-    reply.sent = false
+    reply._sent = false
     reply._contentType = null
     if (!app.fastifyErrors) reply.statusCode = errorStatus(reply, err)
     callErrorHandler(reply)
@@ -48,7 +48,7 @@ export function handleError (reply, error) {
   }
   reply._erroring = true
   reply._error = err
-  reply.sent = false
+  reply._sent = false
   reply._contentType = null
   // hotpath's handlers see the status the answer will have (the error's,
   // else an error status set before the failure, else 500); Fastify's see

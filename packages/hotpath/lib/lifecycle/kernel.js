@@ -108,7 +108,10 @@ export function runHooks (reply, hooks, i, next, fail) {
  * @param {unknown} err
  */
 function lateFailure (reply, err) {
-  reply.request.log.error({ err }, 'hook failed after the reply was sent')
+  // after hijack() the response, and what fails on its way, is user
+  // code's (Fastify ignores it): kept at debug level
+  if (reply._hijacked) reply.request.log.debug({ err }, 'hook failed after the reply was hijacked')
+  else reply.request.log.error({ err }, 'hook failed after the reply was sent')
 }
 
 /**
@@ -213,7 +216,7 @@ export function runDetached (hooks, instance, req, reply, i = 0) {
  */
 export function markDone (reply) {
   reply._done = true
-  reply.sent = true
+  reply._sent = true
   if (reply._tracked) reply.route.app.inFlight.untrack(reply)
   if (reply._waiters !== null) settleWaiters(reply, reply._waiters)
 }

@@ -6,6 +6,7 @@ import { parseQuery } from './parsers/urlencoded.js'
 import { ensureFinishListener } from './finish.js'
 import { proxyAddress, proxyAddresses } from './proxy.js'
 import { NOOP_LOGGER } from '../logger.js'
+import { mediaType } from './parsers/content-type.js'
 
 export class Request {
   /**
@@ -165,6 +166,16 @@ export class Request {
       if (typeof proto === 'string') return proto.split(',')[0].trim().toLowerCase()
     }
     return 'http'
+  }
+
+  /**
+   * The request's Content-Type without its parameters, lower case
+   * ('application/json'); undefined when it has none or it is not a
+   * media type (RFC 9110 §8.3.1).
+   */
+  get mediaType () {
+    const header = this.headers['content-type']
+    return typeof header === 'string' ? mediaType(header) ?? undefined : undefined
   }
 
   /** Aborted when the client goes away or the request times out. */

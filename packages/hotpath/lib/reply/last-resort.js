@@ -1,6 +1,7 @@
 // The last-resort answer: no hooks, no handler, the fixed JSON body of the
 // error (./error-body.js). For a request the core refuses before routing
 // (a request-target too long), and when the error path itself fails.
+import { createError } from '../errors.js'
 import { markDone } from '../lifecycle/kernel.js'
 import { errorBody } from './error-body.js'
 import { JSON_TYPE } from './payload-kind.js'
@@ -17,6 +18,29 @@ export function writeError (reply, err, cause) {
   reply.statusCode = err.statusCode
   reply.request.log.error({ err: cause ?? err }, 'request failed')
   writeFixedError(reply._res, err, closes(reply))
+}
+
+/**
+ * Settles the reply when the engine refused its head (a header value with
+ * a CR/LF or a character above 0xFF): a 500 without the reply's headers.
+ * With exposeErrorMessages it carries the refusal's own code and message
+ * (ERR_INVALID_CHAR), as Fastify answers it, logged as a warning under
+ * logFormat 'fastify'; otherwise hotpath's masked HP_ERR_INTERNAL.
+ * @param {import('./reply.js').Reply} reply
+ * @param {unknown} cause
+ */
+export function writeRefusedHead (reply, cause) {
+  const app = reply.route.app
+  if (!app.exposeErrorMessages || !(cause instanceof Error)) {
+    writeError(reply, createError('HP_ERR_INTERNAL'), cause)
+    return
+  }
+  if (reply._done) return
+  markDone(reply)
+  reply.statusCode = 500
+  if (app.fastifyLogs) reply.request.log.warn({ err: cause }, cause.message)
+  else reply.request.log.error({ err: cause }, 'request failed')
+  writeFixedBody(reply._res, 500, JSON.stringify(errorBody(cause, 500, true)), closes(reply))
 }
 
 /**

@@ -26,7 +26,8 @@ export function payloadKind (p) {
 
 /** @param {object} p */
 function objectKind (p) {
-  if (p instanceof Uint8Array) return KIND_BINARY
+  // a Buffer, any typed array or a DataView: its bytes as they are
+  if (ArrayBuffer.isView(p)) return KIND_BINARY
   if (typeof (/** @type {any} */ (p)).pipe === 'function') return KIND_STREAM
   // ReadableStream and Response are lazy globals in Node: read them only
   // for payloads that get this far.

@@ -2,9 +2,12 @@
 // the constructor, in one order; the kernel (../lifecycle/kernel.js) parks a
 // request's position in the `_` fields when it goes async.
 import { sendPayload, serializeFor } from './send.js'
+import { createError } from '../errors.js'
 import { unpark, markDone } from '../lifecycle/kernel.js'
 import { ensureFinishListener } from '../lifecycle/finish.js'
 import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
+import { mediaType } from '../lifecycle/parsers/content-type.js'
+import { FORBIDDEN_TRAILERS } from './trailers.js'
 
 export class Reply {
   /**
@@ -20,8 +23,8 @@ export class Reply {
     this.request = request
     this.route = route
     this.statusCode = 200
-    /** true once send() was called (or the reply hijacked) */
-    this.sent = false
+    /** true once send() was called (or the reply hijacked); read as `sent` */
+    this._sent = false
     /** @type {Record<string, string | number | string[]> | null} */
     this._headers = null
     /** @type {string | null} */
@@ -67,6 +70,12 @@ export class Reply {
     this._trace = null
     /** @type {Function[] | null} who awaits the reply (then()), called once it is settled */
     this._waiters = null
+    /** @type {Record<string, import('./trailers.js').TrailerFn | undefined> | null} reply.trailer()'s, once one is declared */
+    this._trailers = null
+    /** @type {((payload: any) => string) | null} reply.serializer()'s */
+    this._serializer = null
+    /** hijack() was called: the response is user code's */
+    this._hijacked = false
   }
 
   /** @param {number} statusCode */
@@ -138,6 +147,34 @@ export class Reply {
     return this
   }
 
+  /**
+   * Declares a trailer field (RFC 9110 §6.5), computed once the body has
+   * gone: `fn(reply, payload, done)` answers through `done(err, value)` or
+   * the promise it returns. The response is then sent chunked, with a
+   * Trailer header that names its trailers.
+   * @param {string} name
+   * @param {import('./trailers.js').TrailerFn} fn
+   */
+  trailer (name, fn) {
+    const key = name.toLowerCase()
+    if (FORBIDDEN_TRAILERS.has(key)) throw this.route.app.error('HP_ERR_BAD_TRAILER_NAME', key)
+    if (typeof fn !== 'function') throw this.route.app.error('HP_ERR_BAD_TRAILER_VALUE', key, typeof fn)
+    if (this._trailers === null) this._trailers = {}
+    this._trailers[key] = fn
+    return this
+  }
+
+  /** @param {string} name */
+  hasTrailer (name) {
+    return this._trailers !== null && this._trailers[name.toLowerCase()] !== undefined
+  }
+
+  /** @param {string} name */
+  removeTrailer (name) {
+    if (this._trailers !== null) this._trailers[name.toLowerCase()] = undefined
+    return this
+  }
+
   getHeaders () {
     /** @type {Record<string, string | number | string[]>} */
     const out = this._raw === null ? { ...this._headers } : { ...this._raw.getHeaders(), ...this._headers }
@@ -152,14 +189,35 @@ export class Reply {
   }
 
   /**
+   * The Content-Type set so far without its parameters, lower case;
+   * undefined when none is set or it is not a media type.
+   */
+  get mediaType () {
+    const type = this._contentType
+    return type === null ? undefined : mediaType(type) ?? undefined
+  }
+
+  /**
    * The JSON text send() would make of `payload` for the current status:
-   * the route's response serializer, else JSON.stringify (Fastify's
-   * reply.serialize).
+   * reply.serializer()'s, else setReplySerializer()'s, else the route's
+   * response serializer, else JSON.stringify (Fastify's reply.serialize).
    * @param {unknown} payload
    * @returns {string | undefined}
    */
   serialize (payload) {
-    return serializeFor(this.route, this.statusCode, payload)
+    if (this._serializer !== null) return this._serializer(payload)
+    const own = this.route.replySerializer
+    return own !== null ? own(payload, this.statusCode) : serializeFor(this.route, this.statusCode, payload, this._contentType)
+  }
+
+  /**
+   * The serializer of this reply's JSON payloads (and of a string sent with
+   * a Content-Type of its own), in place of the route's.
+   * @param {(payload: any) => string} fn
+   */
+  serializer (fn) {
+    this._serializer = fn
+    return this
   }
 
   /** @param {unknown} [payload] */
@@ -169,16 +227,17 @@ export class Reply {
   }
 
   /**
-   * redirect(url, [code]) or redirect(code, url); 302 by default.
+   * redirect(url, [code]) or redirect(code, url); without a code, the status
+   * set before (other than the default 200), else 302.
    * @param {string | number} a
    * @param {string | number} [b]
    */
   redirect (a, b) {
     const url = typeof a === 'string' ? a : /** @type {string} */ (b)
-    const code = typeof a === 'number' ? a : typeof b === 'number' ? b : 302
+    const code = typeof a === 'number' ? a : typeof b === 'number' ? b : this.statusCode !== 200 ? this.statusCode : 302
     this.code(code)
     this.header('location', url)
-    return this.send(null)
+    return this.send()
   }
 
   /**
@@ -203,10 +262,23 @@ export class Reply {
   }
 
   /**
+   * Sends a 103 Early Hints interim response (RFC 8297), such as `link`
+   * preloads, ahead of the final one, through node:http's
+   * writeEarlyHints(); inject sends none. The callback is called either way.
+   * @param {Record<string, string | string[]>} hints
+   * @param {() => void} [callback]
+   */
+  writeEarlyHints (hints, callback) {
+    this.raw.writeEarlyHints(hints, callback)
+    return this
+  }
+
+  /**
    * Takes the response out of hotpath's hands; user code writes to
    * `reply.raw` (or the socket) itself.
    */
   hijack () {
+    this._hijacked = true
     if (!this._done) markDone(this)
     if (this._timer !== null) {
       clearTimeout(this._timer)
@@ -256,6 +328,14 @@ export class Reply {
       if (!this._raw.headersSent) this._raw.statusCode = this.statusCode
     }
     return this._raw
+  }
+
+  /**
+   * True once send() was called (or the reply hijacked). Read-only: to take
+   * the response over, hijack().
+   */
+  get sent () {
+    return this._sent
   }
 
   /** The request's logger, as Fastify's `reply.log` is. */

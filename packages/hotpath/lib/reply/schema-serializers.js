@@ -76,5 +76,6 @@ export function serializeInput (reply, input, schema, httpStatus, contentType) {
 function statusSerializer (route, status, contentType) {
   const entry = /** @type {any} */ (route.serializers?.get(String(status).toLowerCase()))
   if (typeof contentType !== 'string') return entry
-  return entry !== null && typeof entry === 'object' ? entry[contentType] : undefined
+  // a status given one schema per content type has a serializer per type
+  return typeof entry === 'function' ? entry.byType?.get(contentType.toLowerCase()) : undefined
 }

@@ -4,7 +4,8 @@
 import { createError } from '../errors.js'
 import { runPayloadHooks } from '../lifecycle/kernel.js'
 import { handleError, errorPayload, answersErrors } from '../lifecycle/handle-error.js'
-import { payloadKind, KIND_JSON, JSON_TYPE } from './payload-kind.js'
+import { payloadKind, KIND_JSON, KIND_STRING, JSON_TYPE } from './payload-kind.js'
+import { mediaType, normalizedType } from '../lifecycle/parsers/content-type.js'
 import { writeReply } from './write.js'
 
 /** @typedef {import('./reply.js').Reply} Reply */
@@ -14,8 +15,13 @@ import { writeReply } from './write.js'
  * @param {unknown} payload
  */
 export function sendPayload (reply, payload) {
-  if (reply.sent) {
-    if (!reply._aborted) reply.request.log.warn('reply was already sent; a second send() was ignored')
+  if (reply._sent) {
+    if (!reply._aborted) {
+      const req = reply.request
+      // an error that says where: the code the log's readers search for
+      const err = reply.route.app.error('HP_ERR_REP_ALREADY_SENT', req.url, req.method)
+      req.log.warn({ err }, 'reply was already sent; a second send() was ignored')
+    }
     return
   }
   if (payload instanceof Error) {
@@ -27,21 +33,63 @@ export function sendPayload (reply, payload) {
     }
     const body = errorPayload(reply, payload)
     if (reply.route.app.fastifyErrors) {
-      reply.sent = true
+      reply._sent = true
       serializeErrorAnswer(reply, payload, /** @type {Record<string, unknown>} */ (body))
       return
     }
     payload = body
   }
-  reply.sent = true
-  if (payloadKind(payload) === KIND_JSON) {
+  reply._sent = true
+  const kind = payloadKind(payload)
+  if (kind === KIND_JSON || (payload === null && reply.route.app.fastifyReplies && isJsonType(reply._contentType))) {
+    // (Fastify's null is a JSON value: "null", unless a type that is not JSON was set)
     const hooks = reply.route.preSerialization
     if (hooks !== null) runPayloadHooks(reply, hooks, 0, payload, afterPreSerialization, false, handleError)
     else serialize(reply, payload)
     return
   }
+  if (kind === KIND_STRING && reply._contentType !== null) {
+    // a string sent with its own type: the reply's serializer makes it the
+    // body (reply.serializer()); a JSON type gets its charset (replyFormat 'fastify')
+    if (reply._serializer !== null) {
+      try {
+        payload = reply._serializer(payload)
+      } catch (err) {
+        handleError(reply, err)
+        return
+      }
+    }
+    if (reply.route.app.fastifyReplies) addJsonCharset(reply)
+  }
   onSend(reply, payload)
 }
+
+/**
+ * True for no type yet (the JSON default comes) or a JSON one
+ * ('application/json', 'application/problem+json').
+ * @param {string | null} type
+ */
+function isJsonType (type) {
+  if (type === null) return true
+  const media = mediaType(type)
+  return media !== null && media.includes('json')
+}
+
+/**
+ * As Fastify: a JSON type the app set without a charset goes out
+ * normalized, with `charset=utf-8` added.
+ * @param {Reply} reply
+ */
+function addJsonCharset (reply) {
+  const type = /** @type {string} */ (reply._contentType)
+  const media = mediaType(type)
+  if (media === null || !media.includes('json')) return
+  const normalized = /** @type {string} */ (normalizedType(type))
+  if (!CHARSET.test(normalized)) reply._contentType = normalized + '; charset=utf-8'
+}
+
+/** a charset parameter of a normalized type (values quoted, names lower case) */
+const CHARSET = /; charset="/
 
 /**
  * After preSerialization hooks, which may have replaced the payload.
@@ -49,7 +97,7 @@ export function sendPayload (reply, payload) {
  * @param {unknown} payload
  */
 function afterPreSerialization (reply, payload) {
-  if (payloadKind(payload) === KIND_JSON) serialize(reply, payload)
+  if (payloadKind(payload) === KIND_JSON || (payload === null && reply.route.app.fastifyReplies)) serialize(reply, payload)
   else onSend(reply, payload)
 }
 
@@ -61,7 +109,13 @@ function serialize (reply, payload) {
   const route = reply.route
   let body
   try {
-    body = serializeFor(route, reply.statusCode, payload)
+    // reply.serializer(), else setReplySerializer()'s, else the schema's or
+    // JSON.stringify; an error's answer never goes through the first two
+    body = reply._erroring
+      ? serializeFor(route, reply.statusCode, payload, reply._contentType)
+      : reply._serializer !== null
+        ? reply._serializer(payload)
+        : route.replySerializer !== null ? route.replySerializer(payload, reply.statusCode) : serializeFor(route, reply.statusCode, payload, reply._contentType)
     // JSON.stringify returns undefined for a symbol, a function or a
     // toJSON() that returns nothing: a programming error, not an empty 200
     // (Fastify sends it empty, as JSON).
@@ -79,6 +133,7 @@ function serialize (reply, payload) {
     return
   }
   if (reply._contentType === null) reply._contentType = JSON_TYPE
+  else if (route.app.fastifyReplies) addJsonCharset(reply)
   onSend(reply, body)
 }
 
@@ -88,11 +143,13 @@ function serialize (reply, payload) {
  * @param {import('../routing/route.js').Route} route
  * @param {number} status
  * @param {unknown} payload
+ * @param {string | null} [contentType]  the reply's
  * @returns {string | undefined}
  */
-export function serializeFor (route, status, payload) {
+export function serializeFor (route, status, payload, contentType = null) {
   const fn = serializerFor(route, status)
-  return fn === null ? JSON.stringify(payload) : fn(payload)
+  // (a schema given per content type picks by the reply's, JSON's by default)
+  return fn === null ? JSON.stringify(payload) : fn(payload, contentType ?? JSON_TYPE)
 }
 
 /**

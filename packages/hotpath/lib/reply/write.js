@@ -2,10 +2,10 @@
 // payload's kind, every header in one object, and one call to the engine
 // (one write on the socket). Streams go to the engine's stream writer.
 import { Readable } from 'node:stream'
-import { createError } from '../errors.js'
 import { markDone } from '../lifecycle/kernel.js'
 import { handleError } from '../lifecycle/handle-error.js'
-import { writeError } from './last-resort.js'
+import { writeRefusedHead } from './last-resort.js'
+import { trailerHeader, trailerSource } from './trailers.js'
 import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESPONSE, KIND_WEB_STREAM, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
 
 /** @typedef {import('./reply.js').Reply} Reply */
@@ -31,7 +31,7 @@ export function writeReply (reply, payload) {
       body = reply._headers !== null && reply._headers['content-length'] !== undefined && reply.request.method === 'HEAD' ? null : ''
       break
     case KIND_BINARY: {
-      const u8 = /** @type {Uint8Array} */ (payload)
+      const u8 = /** @type {ArrayBufferView} */ (payload)
       body = Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)
       if (type === null) type = OCTET_TYPE
       break
@@ -48,14 +48,32 @@ export function writeReply (reply, payload) {
   const status = reply.statusCode
   // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content.
   if (status === 204 || status === 304 || status < 200) body = null
-  const headers = buildHeaders(reply, type, body)
+  // Trailers (RFC 9112 §7.1.2) need the chunked coding: the body goes as a
+  // stream of one chunk, the trailers after it.
+  if (reply._trailers !== null && body !== null && trailerHeader(reply._trailers) !== '') {
+    const headers = buildHeaders(reply, type, null)
+    sendStream(reply, headers, Readable.from(body.length === 0 ? [] : [body], { objectMode: false }), payload)
+    return
+  }
+  /** @type {import('../engines/engine.js').OutgoingHeaders} */
+  let headers
+  const declared = reply._headers === null ? undefined : reply._headers['content-length']
+  if (declared !== undefined && body !== null && reply.request.method === 'HEAD') {
+    // HEAD: the length the app declared (that of the body a GET would
+    // have) goes out with no body (RFC 9110 §9.3.2)
+    headers = buildHeaders(reply, type, null)
+    headers['content-length'] = declared
+    body = null
+  } else {
+    headers = buildHeaders(reply, type, body)
+  }
   markDone(reply)
   try {
     reply._res.respond(status, headers, body)
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
-    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+    writeRefusedHead(reply, err)
   }
 }
 
@@ -99,6 +117,11 @@ function writeStreamed (reply, payload, kind) {
   }
   if (kind === KIND_RESPONSE) {
     const response = /** @type {Response} */ (payload)
+    // a body someone read, or holds a reader on, cannot be sent
+    if (response.bodyUsed || (response.body !== null && response.body.locked)) {
+      handleError(reply, reply.route.app.error(response.bodyUsed ? 'HP_ERR_RESPONSE_BODY_USED' : 'HP_ERR_STREAM_LOCKED'))
+      return
+    }
     reply.statusCode = response.status
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') reply.header(name, value)
@@ -111,20 +134,50 @@ function writeStreamed (reply, payload, kind) {
     }
     stream = Readable.fromWeb(/** @type {any} */ (response.body))
   } else if (kind === KIND_WEB_STREAM) {
+    if (payload.locked) {
+      handleError(reply, reply.route.app.error('HP_ERR_STREAM_LOCKED'))
+      return
+    }
     stream = Readable.fromWeb(payload)
   } else {
     stream = payload
   }
+  // the head written through reply.raw wins; what the reply set is lost
+  if (reply._raw !== null && reply._raw.headersSent) reply.request.log.warn("response will send, but you shouldn't use res.writeHead in stream mode")
   // A length the handler declared is kept: the engine sends the stream with
   // it instead of chunked, and ends the connection if the stream runs short
   // or long of it (RFC 9112 §6.3: a wrong length breaks the framing).
   const declared = reply._headers === null ? undefined : reply._headers['content-length']
-  const headers = buildHeaders(reply, reply._contentType ?? OCTET_TYPE, null)
+  // (replyFormat 'fastify': a stream has no Content-Type unless one is set)
+  const headers = buildHeaders(reply, reply._contentType ?? (reply.route.app.fastifyReplies ? null : OCTET_TYPE), null)
   if (declared !== undefined) headers['content-length'] = declared
+  sendStream(reply, headers, stream, null)
+}
+
+/**
+ * Hands a stream to the engine, with the reply's trailers when it declared
+ * some (a stream's trailer functions get a null payload).
+ * @param {Reply} reply
+ * @param {import('../engines/engine.js').OutgoingHeaders} headers
+ * @param {import('node:stream').Readable} stream
+ * @param {unknown} payload  what the trailer functions get
+ */
+function sendStream (reply, headers, stream, payload) {
+  /** @type {import('../engines/engine.js').TrailerSource | null} */
+  let trailers = null
+  if (reply._trailers !== null) {
+    const names = trailerHeader(reply._trailers)
+    if (names !== '') {
+      // chunked, whatever length was declared: the trailers follow the last chunk
+      delete headers['content-length']
+      headers.trailer = names
+      trailers = trailerSource(reply, payload)
+    }
+  }
   markDone(reply)
   reply._payload = stream
   try {
-    reply._res.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err))
+    reply._res.respondStream(reply.statusCode, headers, stream, (err) => streamDone(reply, err), trailers)
   } catch (err) {
     // A header the engine refuses (a CR/LF in a value, a name that is not a
     // token): the same fallback 500 as for a body reply, and nothing of the
@@ -132,7 +185,7 @@ function writeStreamed (reply, payload, kind) {
     reply._payload = undefined
     stream.destroy()
     reply._done = false
-    writeError(reply, createError('HP_ERR_INTERNAL'), err)
+    writeRefusedHead(reply, err)
   }
 }
 
@@ -143,13 +196,19 @@ function writeStreamed (reply, payload, kind) {
 function streamDone (reply, err) {
   reply._payload = undefined
   if (err === null) return
-  if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') return
+  const fastifyLogs = reply.route.app.fastifyLogs
+  if (reply._aborted || (/** @type {any} */ (err)).code === 'HP_ERR_REQUEST_ABORTED') {
+    // the client left mid-stream: Fastify's line for it (logFormat 'fastify')
+    if (fastifyLogs && reply._res.headersSent) reply.request.log.info({ res: reply }, 'stream closed prematurely')
+    return
+  }
   if (!reply._res.headersSent) {
     // Failed before its first byte: the error handler can still answer.
     reply._done = false
-    reply.sent = false
+    reply._sent = false
     handleError(reply, err)
     return
   }
-  reply.request.log.error({ err }, 'response stream failed after the headers were sent')
+  if (fastifyLogs) reply.request.log.warn({ err }, 'response terminated with an error with headers already sent')
+  else reply.request.log.error({ err }, 'response stream failed after the headers were sent')
 }

@@ -213,6 +213,9 @@ export class RouteTable {
         // no route matched: request.routeOptions names no url or method,
         // and its config is empty, as Fastify's for a 404
         route.requestOptions = { ...route.requestOptions, url: undefined, method: undefined, config: {} }
+        // the built-in 404 is hotpath's answer, not a payload of the app's
+        // (setReplySerializer's serializer does not see it)
+        if (own === null) route.replySerializer = null
         return route
       }
       // the body of a method that has one is parsed for the not-found

@@ -5,7 +5,7 @@
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { checkLogSerializers } from '../logger.js'
-import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, bodyContent, SchemaCompiler } from './schema.js'
+import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, bodyContent, hasContent, SchemaCompiler } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
 
@@ -77,6 +77,10 @@ export class Route {
     this.serializeExact = new Map()
     /** first digit of the status → its class's serializer, else 'default' @type {(import('./schema.js').SerializeFn | null)[]} */
     this.serializeByClass = []
+    /** @type {((payload: any, statusCode: number) => string) | null} setReplySerializer()'s, the nearest up the plugin chain */
+    this.replySerializer = null
+    /** @type {WeakMap<object, import('./schema.js').SerializeFn> | null} reply.compileSerializationSchema()'s, by schema, once one is asked for */
+    this.compiledSerializers = null
     /** @type {Function} the nearest error handler */
     this.errorHandler = defaultErrorHandler
     /**
@@ -153,6 +157,7 @@ export class Route {
     this.handlerTimeout = opts.handlerTimeout ?? this.app.handlerTimeout
     this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, config: { ...opts.config, url: this.url, method: opts.method } }
     ctx.buildClasses()
+    this.replySerializer = /** @type {any} */ (ctx.findUp('replySerializer'))
     this.Request = /** @type {any} */ (ctx.Request)
     this.Reply = /** @type {any} */ (ctx.Reply)
 
@@ -199,6 +204,15 @@ export class Route {
         this.attachValidation = opts.attachValidation === true
       }
       if (schema.response) {
+        // each content type of a response given per content type has its schema
+        for (const code of Object.keys(schema.response)) {
+          const one = schema.response[code]
+          if (!hasContent(one)) continue
+          for (const type of Object.keys(one.content)) {
+            const entry = one.content[type]
+            if (entry === null || typeof entry !== 'object' || entry.schema === undefined || entry.schema === null) throw this.app.error('HP_ERR_SCHEMA_CONTENT_MISSING', type)
+          }
+        }
         const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : null
         const compile = ownSerializer ?? controller.setupSerializer(app.serializerOptions)
         this.serializerCompiler = compile

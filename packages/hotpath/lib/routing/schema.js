@@ -6,6 +6,7 @@ import { createError } from '../errors.js'
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
 // that has a schema: an app without schemas does not carry them.
 import { loadModule as load } from '../require.js'
+import { mediaType } from '../lifecycle/parsers/content-type.js'
 
 /**
  * @typedef {(data: unknown, dataCxt?: any) => any} ValidateFn  ajv answers a boolean, a custom compiler's validator more (runValidator)
@@ -15,7 +16,9 @@ import { loadModule as load } from '../require.js'
  *   root value it coerces (a body `"10"` for `{ type: 'integer' }`) is
  *   written back (only for schemas whose root is not an object: an object
  *   is coerced in place, and the parent costs an object per call)
- * @typedef {(data: unknown) => string} SerializeFn
+ * @typedef {(data: unknown, contentType?: string) => string} SerializeFn
+ *   the content type matters only to a status whose schema is given per
+ *   content type (`{ content: { 'application/json': { schema } } }`)
  */
 
 /** why a response schema's key is refused, in Fastify's words */
@@ -92,16 +95,56 @@ export class SchemaCompiler {
       const k = key.toLowerCase()
       if (!/^([1-5](\d\d|xx)|default)$/.test(k)) throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, RESPONSE_KEYS)
       const schema = responses[key]
-      // { content: { 'application/json': { schema } } } is not supported; a
-      // plain schema is.
-      try {
-        map.set(k, custom.compile({ schema, method: custom.method, url: custom.url, httpStatus: key }))
-      } catch (err) {
-        throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
+      /** @param {any} one @param {string | undefined} contentType */
+      const compile = (one, contentType) => {
+        try {
+          return custom.compile({ schema: one, method: custom.method, url: custom.url, httpStatus: key, ...(contentType === undefined ? {} : { contentType }) })
+        } catch (err) {
+          throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
+        }
       }
+      const content = hasContent(schema) ? schema.content : null
+      if (content === null) {
+        map.set(k, compile(schema, undefined))
+        continue
+      }
+      // one schema per content type: the reply's Content-Type picks it
+      /** @type {Map<string, SerializeFn>} */
+      const byType = new Map()
+      for (const type of Object.keys(content)) byType.set(type.toLowerCase(), compile(content[type].schema, type))
+      map.set(k, byContentType(byType))
     }
     return map
   }
+}
+
+/**
+ * True for a response schema given per content type, as OpenAPI writes it.
+ * @param {any} schema
+ * @returns {schema is { content: Record<string, { schema: any }> }}
+ */
+export function hasContent (schema) {
+  return schema !== null && typeof schema === 'object' && schema.content !== null && typeof schema.content === 'object' && !Array.isArray(schema.content)
+}
+
+/**
+ * The serializer of a status whose schema is given per content type: the
+ * reply's media type picks one, else the one declared for every type,
+ * else JSON.stringify.
+ * @param {Map<string, SerializeFn>} byType
+ * @returns {SerializeFn}
+ */
+function byContentType (byType) {
+  const any = byType.get('*/*') ?? null
+  /** @type {SerializeFn & { byType?: Map<string, SerializeFn> }} */
+  const pick = (data, contentType) => {
+    const type = contentType === undefined ? null : mediaType(contentType)
+    const fn = (type === null ? undefined : byType.get(type)) ?? any
+    return fn === null ? /** @type {string} */ (JSON.stringify(data)) : fn(data)
+  }
+  // each one, for reply.getSerializationFunction(status, contentType)
+  pick.byType = byType
+  return pick
 }
 
 /**

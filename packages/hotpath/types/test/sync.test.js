@@ -48,7 +48,7 @@ test('the options in the types are the ones the runtime reads', () => {
     'ajv', 'allowErrorHandlerOverride', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
     'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
-    'querystringParser', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
+    'querystringParser', 'replyFormat', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
     'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
     'connectionTimeout', 'handlerTimeout', 'http', 'return503OnClosing', 'serverFactory',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)

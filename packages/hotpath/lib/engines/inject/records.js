@@ -9,6 +9,7 @@ import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughM
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
 import { loadModule } from '../../require.js'
+import { endSource } from '../source.js'
 
 /**
  * @typedef {object} InjectResult
@@ -18,6 +19,7 @@ import { loadModule } from '../../require.js'
  * @property {string} body
  * @property {string} payload
  * @property {Buffer} rawPayload
+ * @property {Record<string, string>} trailers  the trailer fields after a chunked body
  * @property {() => any} json
  * @property {object[]} cookies  the Set-Cookie lines, parsed
  */
@@ -196,13 +198,14 @@ export class InjectResponse {
    * @param {Record<string, any>} headers
    * @param {import('node:stream').Readable} stream
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} [trailers]
    */
-  respondStream (statusCode, headers, stream, done) {
-    if (streamThroughMiddleware(this, statusCode, headers, stream, done)) return
+  respondStream (statusCode, headers, stream, done, trailers = null) {
+    if (streamThroughMiddleware(this, statusCode, headers, stream, done, trailers)) return
     checkHeaders(headers)
     if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
       // the head alone, as over a socket: the stream is not read
-      stream.destroy()
+      endSource(stream)
       this.finish(statusCode, headers, EMPTY, headers['content-length'] === undefined)
       done(null)
       return
@@ -225,8 +228,15 @@ export class InjectResponse {
         done(Object.assign(new Error('The response stream does not match its Content-Length'), { code: 'ERR_HTTP_CONTENT_LENGTH_MISMATCH' }))
         return
       }
-      this.finish(statusCode, headers, body, true)
-      done(null)
+      if (trailers === null) {
+        this.finish(statusCode, headers, body, true)
+        done(null)
+        return
+      }
+      trailers((fields) => {
+        this.finish(statusCode, headers, body, true, validTrailers(fields))
+        done(null)
+      })
     })
     stream.once('error', (err) => {
       if (started) {
@@ -265,8 +275,9 @@ export class InjectResponse {
    * @param {Record<string, any>} headers
    * @param {Buffer} body
    * @param {boolean} [streamed]  a stream of no declared length: chunked, as a socket engine sends it
+   * @param {Record<string, string>} [trailers]  the trailer section after the last chunk
    */
-  finish (status, headers, body, streamed = false) {
+  finish (status, headers, body, streamed = false, trailers = {}) {
     if (this.finished) return
     this.finished = true
     this.headersSent = true
@@ -295,6 +306,7 @@ export class InjectResponse {
       body: text,
       payload: text,
       rawPayload: payload,
+      trailers,
       json () { return JSON.parse(text) },
       /** The Set-Cookie lines parsed (name, value, path, expires…), as light-my-request gives them. */
       get cookies () { return parseSetCookie(all['set-cookie']) }
@@ -329,6 +341,24 @@ function parseSetCookie (lines) {
   // never asked for cookies do not carry it
   // values URL-decoded, as light-my-request gives them
   return loadModule('set-cookie-parser').parse(lines, { decodeValues: true })
+}
+
+/**
+ * The trailer fields a socket engine would send: those whose name and value
+ * pass the head's rules.
+ * @param {Record<string, string>} fields
+ */
+function validTrailers (fields) {
+  /** @type {Record<string, string>} */
+  const out = {}
+  for (const name of Object.keys(fields)) {
+    try {
+      validateHeaderName(name)
+      validateHeaderValue(name, fields[name])
+      out[name.toLowerCase()] = fields[name]
+    } catch {}
+  }
+  return out
 }
 
 /** @param {unknown} v */

@@ -6,6 +6,7 @@ import http from 'node:http'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
+import { endSource } from '../source.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
@@ -63,24 +64,31 @@ export class NodeResponse extends http.ServerResponse {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} stream
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} [trailers]
    */
-  respondStream (statusCode, headers, stream, done) {
+  respondStream (statusCode, headers, stream, done, trailers = null) {
     if (this.engineState !== null && this.engineState.closing) headers.connection = 'close'
     // The head is written on the stream's first byte, in an event
     // listener where a throw would end the process: refuse a bad header
     // now, as respond() does, with node:http's own checks.
     checkHeaders(headers)
+    // Trailers need the chunked coding: none without a body, and none to an
+    // HTTP/1.0 client (node:http refuses a Trailer header there)
+    if (trailers !== null && (this.req.httpVersion !== '1.1' || this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304)) {
+      delete headers.trailer
+      trailers = null
+    }
     if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
       // The head alone (RFC 9110 §9.3.2): the stream is not read, so its
       // length (@fastify/static sends HEAD an empty stream with the file's
       // Content-Length) is never held against the declared one.
-      stream.destroy()
+      endSource(stream)
       this.writeHead(statusCode, headers)
       this.end()
       done(null)
       return
     }
-    new StreamWriter(this, statusCode, headers, stream, done)
+    new StreamWriter(this, statusCode, headers, stream, done, trailers)
   }
 
   /**
@@ -98,6 +106,17 @@ export class NodeResponse extends http.ServerResponse {
     this.endListener = listener
     this.endArg = arg
     this.on('close', onResClose)
+  }
+
+  /**
+   * node:http's, except to an HTTP/1.0 client, which takes no interim
+   * response (RFC 9110 §15.2); the callback is called either way.
+   * @param {Record<string, string | string[]>} hints
+   * @param {() => void} [callback]
+   */
+  writeEarlyHints (hints, callback) {
+    if (this.req.httpVersion !== '1.0') super.writeEarlyHints(hints, callback)
+    else if (typeof callback === 'function') process.nextTick(callback)
   }
 
   /**
@@ -164,13 +183,15 @@ class StreamWriter {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} stream
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} trailers
    */
-  constructor (res, statusCode, headers, stream, done) {
+  constructor (res, statusCode, headers, stream, done, trailers) {
     this.res = res
     this.statusCode = statusCode
     this.headers = headers
     this.stream = stream
     this.done = done
+    this.trailers = trailers
     this.started = false
     this.onReadable = this.onReadable.bind(this)
     this.onEarlyError = this.onEarlyError.bind(this)
@@ -185,14 +206,23 @@ class StreamWriter {
     this.started = true
     this.stream.removeListener('error', this.onEarlyError)
     this.res.removeListener('close', this.onEarlyClose)
-    this.res.writeHead(this.statusCode, this.headers)
+    try {
+      this.res.writeHead(this.statusCode, this.headers)
+    } catch (err) {
+      // a head node:http refuses only now: nothing was sent, so the error
+      // handler answers instead (a throw here would end the process)
+      endSource(this.stream)
+      this.done(/** @type {Error} */ (err))
+      return
+    }
     /** @param {Error | null | undefined} err */
     const onDone = (err) => {
       if (err && !this.res.writableFinished) this.res.destroy()
       this.done(err ?? null)
     }
     const declared = this.headers['content-length']
-    if (declared === undefined) pipeline(this.stream, this.res, onDone)
+    if (this.trailers !== null) pipeline(this.stream, trailerStage(this.res, this.trailers), this.res, onDone)
+    else if (declared === undefined) pipeline(this.stream, this.res, onDone)
     else pipeline(this.stream, lengthGuard(Number(declared)), this.res, onDone)
   }
 
@@ -211,7 +241,7 @@ class StreamWriter {
     this.started = true
     this.stream.removeListener('readable', this.onReadable)
     this.stream.removeListener('error', this.onEarlyError)
-    this.stream.destroy()
+    endSource(this.stream)
     this.done(abortError())
   }
 }
@@ -232,6 +262,36 @@ function lengthGuard (length) {
     },
     flush (cb) {
       cb(left === 0 ? null : lengthMismatch())
+    }
+  })
+}
+
+/**
+ * Passes the body through; at its end, before the response ends, gets the
+ * trailer fields and adds those node:http accepts (it sends them after the
+ * last chunk).
+ * @param {http.ServerResponse} res
+ * @param {import('../engine.js').TrailerSource} trailers
+ */
+function trailerStage (res, trailers) {
+  return new Transform({
+    transform (chunk, _encoding, cb) {
+      cb(null, chunk)
+    },
+    flush (cb) {
+      trailers((fields) => {
+        /** @type {Record<string, string>} */
+        const valid = {}
+        for (const name of Object.keys(fields)) {
+          try {
+            http.validateHeaderName(name)
+            http.validateHeaderValue(name, fields[name])
+            valid[name] = fields[name]
+          } catch {}
+        }
+        res.addTrailers(valid)
+        cb()
+      })
     }
   })
 }

@@ -24,6 +24,7 @@ import { send, flush, drainOut, handOffClientError } from './output.js'
 import { receiveBody, completeBody, abortBody, engineError } from './request-body.js'
 import { writeError, startStream } from './respond.js'
 import { updatePhase } from './timers.js'
+import { endSource } from '../source.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
 /** @typedef {import('./index.js').WireEngine} WireEngine */
@@ -329,7 +330,7 @@ export class Connection {
     for (const res of queue) {
       if (res.state === 3) continue
       if (res.stream !== null) {
-        res.stream.destroy()
+        endSource(res.stream)
         res.stream = null
       }
       const done = res.streamDone

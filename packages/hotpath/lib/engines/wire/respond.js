@@ -9,6 +9,7 @@ import { errorAnswer } from '../../reply/error-body.js'
 import { headerLines, headInfo, statusLine, statusHasNoBody } from './writer.js'
 import { send } from './output.js'
 import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
+import { endSource } from '../source.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./response.js').WireResponse} WireResponse */
@@ -21,6 +22,7 @@ import { prepareClose, emitComplete, advance, finished } from './response-queue.
  * @param {string | Buffer | null} body
  */
 export function write (conn, res, status, headers, body) {
+  if (res.state === 2 && !res.headersSent && res.throughCompat) dropStream(conn, res)
   if (res.state !== 0 || conn.detached || conn.closedWrite) return
   const req = res.req
   prepareClose(conn, res)
@@ -45,6 +47,45 @@ export function write (conn, res, status, headers, body) {
 }
 
 /**
+ * A complete response written through the node:http object (reply.raw.end())
+ * while the reply's stream has not produced its first byte: that response
+ * is the one sent, as on node:http, and the stream is ended unread.
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ */
+function dropStream (conn, res) {
+  const stream = res.stream
+  const done = res.streamDone
+  res.stream = null
+  res.streamDone = null
+  res.streamTrailers = null
+  res.streamChunked = false
+  res.streamLeft = -1
+  res.streamHead = ''
+  res.state = 0
+  // its listeners, if it had started, now find it is not the connection's
+  if (conn.streaming === res) conn.streaming = null
+  if (stream !== null) endSource(stream)
+  if (done !== null) done(null)
+}
+
+/**
+ * A 103 Early Hints interim response (RFC 8297) ahead of the final one: sent
+ * only while this response is the connection's next to go out and nothing
+ * of it has, to an HTTP/1.1 client (RFC 9110 §15.2: none to HTTP/1.0).
+ * Returns whether it was sent.
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {Record<string, string | string[]>} hints
+ */
+export function writeEarlyHints (conn, res, hints) {
+  if (res.state !== 0 || res.headersSent || conn.detached || conn.closedWrite || conn.queue[0] !== res || res.req.httpVersion !== '1.1') return false
+  const lines = headerLines(hints, null)
+  send(conn, headInfo.ascii ? 'HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n' : Buffer.from('HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n', 'latin1'))
+  return true
+}
+
+/**
  * An answer of the engine's own, from the error table.
  * @param {Connection} conn
  * @param {WireResponse} res
@@ -66,24 +107,35 @@ export function writeError (conn, res, code, close) {
  * @param {Record<string, string | number | string[]>} headers
  * @param {import('node:stream').Readable} stream
  * @param {(err: Error | null) => void} done
+ * @param {import('../engine.js').TrailerSource | null} [trailers]
  */
-export function writeStream (conn, res, status, headers, stream, done) {
+export function writeStream (conn, res, status, headers, stream, done, trailers = null) {
   if (res.state !== 0 || conn.detached || conn.closedWrite) {
-    stream.destroy()
+    endSource(stream)
     return done(new Error('Response already sent'))
   }
   prepareClose(conn, res)
+  const req = res.req
+  if (trailers !== null && req.httpVersion !== '1.1') {
+    // no chunked coding, so no trailer section, for HTTP/1.0 (RFC 9112 §7.1)
+    delete headers.trailer
+    trailers = null
+  }
   let head = statusLine(status) + headerLines(headers, res.extraHeaders)
   if (headInfo.close) res.closeAfter = true
-  const req = res.req
   if (statusHasNoBody(status) || req.method === 'HEAD') {
-    stream.destroy()
+    endSource(stream)
     if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
     head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
     return done(null)
   }
-  if (headInfo.length >= 0) {
+  if (trailers !== null) {
+    // the trailer section follows the last chunk (RFC 9112 §7.1.2)
+    head += 'transfer-encoding: chunked\r\n'
+    res.streamChunked = true
+    res.streamTrailers = trailers
+  } else if (headInfo.length >= 0) {
     head += 'content-length: ' + headInfo.length + '\r\n'
     res.streamLeft = headInfo.length
   } else if (req.httpVersion === '1.1') {
@@ -111,7 +163,7 @@ export function startStream (conn, res) {
   const stream = /** @type {import('node:stream').Readable} */ (res.stream)
   /** @param {string | Buffer} chunk */
   const onData = (chunk) => {
-    if (conn.detached) return
+    if (conn.detached || conn.streaming !== res) return
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     if (buf.length === 0) return
     if (res.streamLeft >= 0) {
@@ -119,7 +171,7 @@ export function startStream (conn, res) {
       // start of the next response (RFC 9112 §6.3)
       if (buf.length > res.streamLeft) {
         onError(lengthMismatch())
-        stream.destroy()
+        endSource(stream)
         return
       }
       res.streamLeft -= buf.length
@@ -142,8 +194,24 @@ export function startStream (conn, res) {
     if (conn.writeBlocked) stream.pause()
   }
   const onEnd = () => {
+    if (conn.streaming !== res) return cleanup()
     if (res.streamLeft > 0) return onError(lengthMismatch())
     cleanup()
+    const trailers = res.streamTrailers
+    if (trailers !== null) {
+      res.streamTrailers = null
+      trailers((fields) => {
+        // the connection may have gone while they were computed
+        if (conn.detached || conn.streaming !== res) return
+        const corked = !conn.batching
+        if (corked) conn.socket.cork()
+        sendHead(conn, res)
+        send(conn, (res.streamChunkOpen ? '\r\n0\r\n' : '0\r\n') + trailerLines(fields) + '\r\n')
+        if (corked) conn.socket.uncork()
+        endStream(conn, res, null)
+      })
+      return
+    }
     const corked = !conn.batching && !conn.detached && !res.headersSent
     if (corked) conn.socket.cork()
     sendHead(conn, res)
@@ -154,6 +222,8 @@ export function startStream (conn, res) {
   /** @param {Error} err */
   const onError = (err) => {
     cleanup()
+    // dropped for a response written through the node:http object
+    if (conn.streaming !== res && !conn.detached) return
     if (!res.headersSent) {
       // nothing written yet: the application can still send an error response
       res.state = 0
@@ -215,6 +285,21 @@ function endStream (conn, res, err) {
     if (done !== null) done(null)
     advance(conn)
   }
+}
+
+/**
+ * The trailer section's field lines; a field the head's rules refuse (a
+ * name that is not a token, a CR/LF in a value) is left out.
+ * @param {Record<string, string>} fields
+ */
+function trailerLines (fields) {
+  let out = ''
+  for (const name of Object.keys(fields)) {
+    try {
+      out += headerLines({ [name]: fields[name] }, null)
+    } catch {}
+  }
+  return out
 }
 
 function lengthMismatch () {

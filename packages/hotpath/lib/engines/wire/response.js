@@ -2,7 +2,7 @@
 // response on its connection, in request order, with the members the core
 // answers through. ./respond.js does the writing.
 import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
-import { write, writeStream } from './respond.js'
+import { write, writeStream, writeEarlyHints } from './respond.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./request.js').WireRequest} WireRequest */
@@ -47,6 +47,8 @@ export class WireResponse {
     this.streamLeft = -1
     this.streamHead = ''
     this.streamAscii = true
+    /** @type {import('../engine.js').TrailerSource | null} the trailer fields to send after the last chunk */
+    this.streamTrailers = null
     /** the reply is on its way through a middleware's writeHead/write/end */
     this.throughCompat = false
   }
@@ -69,10 +71,20 @@ export class WireResponse {
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} source
    * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} [trailers]
    */
-  respondStream (statusCode, headers, source, done) {
-    if (streamThroughMiddleware(this, statusCode, headers, source, done)) return
-    writeStream(this.conn, this, statusCode, headers, source, done)
+  respondStream (statusCode, headers, source, done, trailers = null) {
+    if (streamThroughMiddleware(this, statusCode, headers, source, done, trailers)) return
+    writeStream(this.conn, this, statusCode, headers, source, done, trailers)
+  }
+
+  /**
+   * A 103 Early Hints ahead of this response, when it can still go first
+   * (for the compatibility object's writeEarlyHints).
+   * @param {Record<string, string | string[]>} hints
+   */
+  earlyHints (hints) {
+    return writeEarlyHints(this.conn, this, hints)
   }
 
   /**
