@@ -54,7 +54,8 @@ test("a plugin sees its parent's compilers as serializerCompiler and validatorCo
   const seen = []
   app.register(async (child) => { seen.push(child.serializerCompiler, child.validatorCompiler) })
   await app.ready()
-  assert.deepEqual(seen, [compile, null])
+  // hotpath's own validator compiler is built at ready(): none yet while plugins load
+  assert.deepEqual(seen, [compile, undefined])
 })
 
 eachMode('reply.compileSerializationSchema(), getSerializationFunction(), serializeInput()', (mode) => {
