@@ -81,6 +81,21 @@ export function checkLogSerializers (serializers) {
   return /** @type {Record<string, (value: any) => any>} */ (serializers)
 }
 
+/** the methods a request's logger is called through */
+const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
+/**
+ * The methods a logger lacks, of those a request's logger needs (all of
+ * them for what is not an object).
+ * @param {unknown} logger
+ * @returns {string[]}
+ */
+export function missingLoggerMethods (logger) {
+  const l = /** @type {any} */ (logger)
+  if (l === null || (typeof l !== 'object' && typeof l !== 'function')) return LOGGER_METHODS
+  return LOGGER_METHODS.filter((m) => typeof l[m] !== 'function')
+}
+
 /** pino's levels, and 'silent' */
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 

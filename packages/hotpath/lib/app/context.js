@@ -62,6 +62,10 @@ export class Context {
     this.serializerCompiler = null
     /** @type {Function | null} setSchemaErrorFormatter, or at the root the schemaErrorFormatter option */
     this.schemaErrorFormatter = null
+    /** @type {Function | null} setGenReqId's function, the requestIdHeader in front of it (core.requestIdFrom) */
+    this.genReqId = null
+    /** @type {Function | null} setChildLoggerFactory, or at the root the childLoggerFactory option */
+    this.childLoggerFactory = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
     this.logLevel = null
     /** @type {Record<string, (value: any) => any> | null} the `logSerializers` this context's plugin was registered with */
@@ -140,7 +144,7 @@ export class Context {
 
   /**
    * A compiler set here or nearest up the chain, null for hotpath's own.
-   * @param {'validatorCompiler' | 'serializerCompiler' | 'schemaErrorFormatter'} kind
+   * @param {'validatorCompiler' | 'serializerCompiler' | 'schemaErrorFormatter' | 'genReqId' | 'childLoggerFactory'} kind
    * @returns {Function | null}
    */
   findUp (kind) {

@@ -106,7 +106,8 @@ export class Core {
       logFormat: options.logFormat ?? 'hotpath',
       trustProxy: options.trustProxy ?? false,
       caseSensitive: options.caseSensitive ?? true,
-      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false
+      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
+      requestIdHeader: requestIdHeader(options.requestIdHeader) ?? false
     })
     const format = options.logFormat
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
@@ -125,16 +126,15 @@ export class Core {
     /** the key of the request id on a request's log lines */
     this.requestIdLogLabel = label ?? 'reqId'
     let counter = 0
-    /** @type {(raw: any) => string} */
-    const genReqId = options.genReqId ?? (() => 'req-' + (++counter).toString(36))
     const idHeader = requestIdHeader(options.requestIdHeader)
+    /** the header a request id is taken from (Fastify's requestIdHeader), null for none */
+    this.requestIdHeader = idHeader
     /** @type {(raw: any) => string} the request id: the requestIdHeader's value when it has one, else genReqId's */
-    this.genReqId = idHeader === null
-      ? genReqId
-      : (raw) => {
-          const id = raw.headers[idHeader]
-          return typeof id === 'string' && id !== '' ? id : genReqId(raw)
-        }
+    this.genReqId = this.requestIdFrom(options.genReqId ?? (() => 'req-' + (++counter).toString(36)))
+    /** genReqId is the app's own: it is given node:http's IncomingMessage (request.raw) */
+    this.ownGenReqId = options.genReqId !== undefined
+    const factory = options.childLoggerFactory
+    if (factory !== undefined && typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'childLoggerFactory', 'expected a function')
     this.trustProxy = compileTrust(options.trustProxy)
     this.routes = new RouteTable({
       caseSensitive: options.caseSensitive,
@@ -145,6 +145,9 @@ export class Core {
       useSemicolonDelimiter: options.useSemicolonDelimiter === true
     })
     this.root = new Context(null, '')
+    // Fastify's childLoggerFactory: what makes a request's logger, for
+    // every context that sets none of its own (setChildLoggerFactory)
+    this.root.childLoggerFactory = factory ?? null
     // Fastify's schemaErrorFormatter: the error a failed validation answers
     // with, for every route that sets none of its own
     if (options.schemaErrorFormatter !== undefined) this.root.schemaErrorFormatter = checkSchemaErrorFormatter(this, options.schemaErrorFormatter)
@@ -207,6 +210,22 @@ export class Core {
     return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
   }
 
+  /**
+   * A genReqId with the requestIdHeader in front of it, as Fastify wraps
+   * the option's and setGenReqId's: the header's value when the request
+   * has one, else fn(raw).
+   * @param {(raw: any) => string} fn
+   * @returns {(raw: any) => string}
+   */
+  requestIdFrom (fn) {
+    const header = this.requestIdHeader
+    if (header === null) return fn
+    return (raw) => {
+      const id = raw.headers[header]
+      return typeof id === 'string' && id !== '' ? id : fn(raw)
+    }
+  }
+
   schemaCompiler () {
     return (this._schemaCompiler ??= new SchemaCompiler(this.ajvOptions))
   }
@@ -219,7 +238,7 @@ export class Core {
  * @returns {string | null}
  */
 function requestIdHeader (option) {
-  if (option === undefined || option === false) return null
+  if (option === undefined || option === false || option === '') return null
   if (option === true) return 'request-id'
   if (typeof option === 'string' && option !== '') return option.toLowerCase()
   throw createError('HP_ERR_INVALID_OPTION', 'requestIdHeader', 'expected a header name or a boolean')

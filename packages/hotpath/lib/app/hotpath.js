@@ -265,6 +265,44 @@ export class Hotpath {
   }
 
   /**
+   * The request ids of this context's routes (and its children's) come
+   * from fn(raw), given node:http's IncomingMessage, as Fastify's
+   * setGenReqId; the requestIdHeader, when set, still comes first.
+   * @param {(raw: import('node:http').IncomingMessage) => string} fn
+   */
+  setGenReqId (fn) {
+    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setGenReqId', 'expected a function')
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'genReqId')
+    this._ctx.genReqId = this._core.requestIdFrom(fn)
+    return this
+  }
+
+  /** The function this context's request ids come from (the requestIdHeader in front of it). */
+  get genReqId () {
+    return this._ctx.findUp('genReqId') ?? this._core.genReqId
+  }
+
+  /**
+   * The loggers of this context's requests are made by
+   * factory(logger, bindings, options, raw), called with the route's
+   * instance as `this`, as Fastify's setChildLoggerFactory: `bindings`
+   * holds the request id, `options` the route's logLevel and
+   * logSerializers; it returns the request's logger.
+   * @param {(this: any, logger: any, bindings: Record<string, unknown>, options: Record<string, unknown>, raw: import('node:http').IncomingMessage) => any} factory
+   */
+  setChildLoggerFactory (factory) {
+    if (typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setChildLoggerFactory', 'expected a function')
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'childLoggerFactory')
+    this._ctx.childLoggerFactory = factory
+    return this
+  }
+
+  /** The factory this context's request loggers are made by: the one set, else a child with the request id. */
+  get childLoggerFactory () {
+    return this._ctx.findUp('childLoggerFactory') ?? defaultChildLoggerFactory
+  }
+
+  /**
    * Validators for this context's route schemas come from `compile({ schema,
    * method, url, httpPart })` instead of ajv, as in Fastify.
    * @param {Function} compile
@@ -681,6 +719,18 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     writable: true,
     configurable: true
   })
+}
+
+/**
+ * What a request's logger is when no childLoggerFactory is set: a child of
+ * the route's logger with the request id (the request path makes it
+ * without calling this).
+ * @param {any} logger
+ * @param {Record<string, unknown>} bindings
+ * @param {Record<string, unknown>} options
+ */
+function defaultChildLoggerFactory (logger, bindings, options) {
+  return logger.child(bindings, options)
 }
 
 /**

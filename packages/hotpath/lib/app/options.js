@@ -24,7 +24,6 @@ const NOT_IMPLEMENTED = {
   rewriteUrl: [() => false, 'use an onRequest hook or app.use() middleware that sets req.raw.url'],
   allowErrorHandlerOverride: [(v) => v === true, 'a context may set its error handler again'],
   schemaController: [() => false, 'use setValidatorCompiler() and setSerializerCompiler()'],
-  childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
   constraints: [() => false, 'routes match on host and version (a route\'s `constraints`); strategies of their own are not supported'],
   compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way'],
   defaultRoute: [() => false, 'use setNotFoundHandler()'],

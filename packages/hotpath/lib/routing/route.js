@@ -5,7 +5,7 @@
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
 import { createError } from '../errors.js'
-import { checkLogSerializers } from '../logger.js'
+import { checkLogSerializers, missingLoggerMethods, NOOP_LOGGER } from '../logger.js'
 import { pickSerializer, serializerTable, normalizeRouteSchema } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
@@ -81,6 +81,29 @@ export class Route {
     this.logger = app.logger
     /** request.routeOptions, built by compile() @type {Record<string, any>} */
     this.requestOptions = options
+    /** @type {(raw: any) => string} the request id's source: the app's genReqId, or its plugin's (setGenReqId) */
+    this.genReqId = app.genReqId
+    /** genReqId is the application's own, given node:http's IncomingMessage (request.raw) */
+    this.idFromRaw = false
+    /** @type {Function | null} the childLoggerFactory its plugin (or the app) set; null: a child of `logger` */
+    this.childLoggerFactory = null
+    /** @type {Record<string, any>} what childLoggerFactory is given as its third argument: the route's level and serializers */
+    this.childLoggerOptions = {}
+  }
+
+  /**
+   * A request's logger made by the application's childLoggerFactory, as
+   * Fastify calls it: (logger, bindings, options, raw) with the instance
+   * of the route's plugin as `this`; what it returns must be a logger,
+   * else the error to fail the request with is returned.
+   * @param {import('../lifecycle/request.js').Request} request
+   */
+  childLogger (request) {
+    const factory = /** @type {Function} */ (this.childLoggerFactory)
+    const app = this.app
+    const log = factory.call(this.instance, app.logger ?? NOOP_LOGGER, { [app.requestIdLogLabel]: request.id }, this.childLoggerOptions, request.raw)
+    const missing = missingLoggerMethods(log)
+    return missing.length > 0 ? app.error('HP_ERR_INVALID_LOGGER', missing.join(',')) : log
   }
 
   /**
@@ -124,6 +147,13 @@ export class Route {
     this.logger = this.app.logger === null || (logLevel === null && serializers === null)
       ? this.app.logger
       : this.app.logger.child({}, { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) })
+    const ownId = ctx.findUp('genReqId')
+    this.genReqId = /** @type {(raw: any) => string} */ (ownId ?? this.app.genReqId)
+    this.idFromRaw = ownId !== null || this.app.ownGenReqId
+    this.childLoggerFactory = ctx.findUp('childLoggerFactory')
+    if (this.childLoggerFactory !== null) {
+      this.childLoggerOptions = { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) }
+    }
     // As Fastify shapes it: the limit that applies, and a config that is
     // always an object and names the route's url and method.
     this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, config: { ...opts.config, url: this.url, method: opts.method } }
