@@ -2,6 +2,7 @@
 // application that moves from Fastify by changing one import
 // (docs/migrating-from-fastify.md lists what differs, and why).
 import { hotpath, plugin, HttpError } from './index.js'
+import { FASTIFY_VERSION } from './app/core.js'
 
 /** Fastify's values for the options whose hotpath defaults differ. */
 const FASTIFY_DEFAULTS = {
@@ -27,7 +28,13 @@ const FASTIFY_DEFAULTS = {
  * @param {Record<string, any>} [options]
  */
 export function fastify (options = {}) {
-  return hotpath({ ...FASTIFY_DEFAULTS, ...options, ajv: fastifyAjv(options?.ajv) })
+  const app = hotpath({ ...FASTIFY_DEFAULTS, ...options, ajv: fastifyAjv(options?.ajv) })
+  // Fastify's names for the app: its version is the Fastify release this
+  // entry follows (plugins compare it to the range they support), and its
+  // root plugin is 'fastify' (pluginName, hasPlugin)
+  app._core.version = FASTIFY_VERSION
+  app._ctx.pluginNames[0] = 'fastify'
+  return app
 }
 
 /**

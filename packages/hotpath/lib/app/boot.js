@@ -5,7 +5,8 @@ import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
-import { isShared, kPlugin } from './plugin.js'
+import { isShared } from './plugin.js'
+import { checkPluginMeta, declaredName, loadNode, pluginLabel, preview } from './plugin-meta.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
 
 /** @typedef {import('./core.js').Core} Core */
@@ -77,33 +78,68 @@ async function drain (core, ctx) {
  * @param {import('./context.js').PendingPlugin} item
  */
 async function loadPlugin (core, parentCtx, item) {
+  const fn = await pluginFunction(item.fn)
+  // options given as a function are computed once the plugin has its
+  // instance, from it, as avvio does: they cannot open the context (prefix)
+  const given = typeof item.opts === 'function' ? {} : item.opts
+  const refused = checkPluginMeta(core, item.instance, fn)
+  if (refused !== null) throw refused
+  const label = pluginLabel(fn)
+  const declared = declaredName(fn)
+  if (declared !== null) parentCtx.registeredPlugins.push(declared)
   // The plugin gets its options whole, `prefix` included, as in Fastify; a
   // shared plugin (fastify-plugin) has no context of its own to prefix.
-  const prefix = item.opts.prefix
+  const prefix = given.prefix
   let ctx = parentCtx
   let instance = item.instance
-  if (!isShared(item.fn)) {
+  if (!isShared(fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    ctx.pluginNames.push(label)
     if (prefix) ctx.notFoundLevel = ctx
-    if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
-    if (item.opts.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(item.opts.logSerializers)
+    if (given.logLevel !== undefined) ctx.logLevel = checkLogLevel(given.logLevel, core.logger)
+    if (given.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(given.logSerializers)
     instance = Object.create(item.instance)
     instance._ctx = ctx
     ctx.instance = instance
     core.allContexts.push(ctx)
-    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, item.opts)
+    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, given)
+  } else {
+    parentCtx.pluginNames.push(label)
   }
+  const opts = typeof item.opts === 'function' ? item.opts(instance) ?? {} : given
+  // printPlugins(): this plugin under the one whose loading registered it
+  const node = loadNode(label)
+  const outerNode = core.loadingNode
+  outerNode.nodes.push(node)
+  core.loadingNode = node
   // What the plugin registers (and hooks it defers) loads before the
   // siblings queued after it, as avvio orders it: a shared plugin, which
   // adds to its parent's context, gets a queue of its own meanwhile.
   const outer = ctx.pending
   if (ctx === parentCtx) ctx.pending = []
   try {
-    await callPlugin(core, item.fn, instance, item.opts)
+    await callPlugin(core, fn, instance, opts)
     await loadPlugins(core, ctx)
   } finally {
     if (ctx === parentCtx) ctx.pending = outer.concat(ctx.pending)
+    core.loadingNode = outerNode
+    node.end = Date.now()
   }
+}
+
+/**
+ * The plugin a register() was given: a function, a module whose default
+ * export is one (a bundled or TypeScript plugin), or a promise of either
+ * (`register(import('./plugin.js'))`), as avvio takes them.
+ * @param {Function | PromiseLike<unknown> | { default: Function }} given
+ * @returns {Promise<Function>}
+ */
+async function pluginFunction (given) {
+  if (typeof given === 'function') return given
+  const mod = /** @type {any} */ (typeof (/** @type {any} */ (given)).then === 'function' ? await given : given)
+  const fn = typeof mod === 'function' ? mod : mod?.default
+  if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
+  return fn
 }
 
 /**
@@ -179,17 +215,18 @@ function pluginTimeoutError (core, fn, opts) {
 }
 
 /**
- * A plugin's name as Fastify (avvio) gives it: its fastify-plugin name, the
- * `name` of its options, its function's name, else its first two lines.
+ * A plugin's name as Fastify (avvio) gives it in its errors: its declared
+ * name, the `name` of its options, its function's name, else its first
+ * two lines.
  * @param {Function} fn
- * @param {Record<string, any>} opts
+ * @param {Record<string, any> | Function} opts
  */
 function pluginName (fn, opts) {
-  const meta = /** @type {any} */ (fn)[Symbol.for('plugin-meta')] ?? /** @type {any} */ (fn)[kPlugin]
-  if (typeof meta?.name === 'string' && meta.name !== '') return meta.name
-  if (typeof opts?.name === 'string' && opts.name !== '') return opts.name
+  const declared = declaredName(fn)
+  if (declared !== null) return declared
+  if (typeof opts === 'object' && typeof opts?.name === 'string' && opts.name !== '') return opts.name
   if (fn.name !== '') return fn.name
-  return fn.toString().split('\n').slice(0, 2).map((line) => line.trim()).join(' -- ')
+  return preview(fn)
 }
 
 /**
@@ -246,7 +283,12 @@ export async function doReady (core) {
   // (avvio) does: routes, hooks and plugins added in the turn that called
   // ready() or listen() (a test file's first tests) are still taken.
   await afterThisTurn()
-  await loadPlugins(core, core.root)
+  core.loadTree.start = Date.now()
+  try {
+    await loadPlugins(core, core.root)
+  } finally {
+    core.loadTree.end = Date.now()
+  }
   if (core.loadError !== null) throw core.loadError
   core.locked = true
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)

@@ -9,7 +9,7 @@ import { Request } from '../lifecycle/request.js'
 import { Reply } from '../reply/reply.js'
 import { ParserTable } from '../lifecycle/parsers/table.js'
 
-/** @typedef {{ fn: Function, opts: Record<string, any>, instance: any, after?: Function }} PendingPlugin */
+/** @typedef {{ fn: Function | PromiseLike<unknown> | { default: Function }, opts: Record<string, any> | ((instance: any) => Record<string, any>), instance: any, after?: Function }} PendingPlugin */
 /**
  * A not-found handler, with its own hooks and the context (and instance)
  * that set it, whose hooks run before them.
@@ -82,6 +82,15 @@ export class Context {
     this.Reply = null
     /** @type {any} the instance whose methods act on this context */
     this.instance = null
+    /**
+     * Fastify's plugin name chain (`pluginName`): the name of the plugin
+     * that opened this context, then those of the plugin()-wrapped plugins
+     * loaded into it, in order
+     * @type {string[]}
+     */
+    this.pluginNames = parent === null ? ['hotpath'] : []
+    /** @type {string[]} the declared names (fastify-plugin's) of the plugins loaded here (hasPlugin) */
+    this.registeredPlugins = []
     /** @type {PendingPlugin[]} */
     this.pending = []
     this.draining = false
@@ -189,6 +198,17 @@ export class Context {
   ownParsers () {
     if (this.parsers === null) this.parsers = new ParserTable(this.findParsers())
     return this.parsers
+  }
+
+  /**
+   * Whether a plugin of this name was loaded here or in a parent (its
+   * declared name), or is in this context's name chain (Fastify's hasPlugin).
+   * @param {string} name
+   */
+  hasPlugin (name) {
+    if (this.pluginNames.includes(name)) return true
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.registeredPlugins.includes(name)) return true
+    return false
   }
 
   /**

@@ -13,6 +13,10 @@ import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { LoadMonitor } from './load-monitor.js'
 import { normalizeOptions } from './options.js'
+import { loadNode } from './plugin-meta.js'
+import { createRequire } from 'node:module'
+
+const HOTPATH_VERSION = /** @type {string} */ (createRequire(import.meta.url)('../../package.json').version)
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { requestClass } from '../lifecycle/request.js'
 
@@ -38,6 +42,13 @@ const DEFAULTS = {
   // a database, short enough to be seen at start-up.
   pluginTimeout: 10_000
 }
+
+/**
+ * The Fastify release whose API (and own test suite) hotpath/fastify
+ * follows: what its app.version says, so that code and plugins comparing
+ * the version to a Fastify range see the API they get.
+ */
+export const FASTIFY_VERSION = '5.12.1'
 
 export class Core {
   /** @param {Record<string, any>} options */
@@ -163,6 +174,12 @@ export class Core {
     // built-in JSON parser does with a __proto__ or constructor.prototype
     // key ('error', the default: 400; 'remove'; 'ignore')
     this.root.ownParsers().setDefaultJson(jsonParser(options.onProtoPoisoning ?? 'error', options.onConstructorPoisoning ?? 'error'))
+    /** @type {import('./plugin-meta.js').LoadNode} the plugins as they loaded, for printPlugins() */
+    this.loadTree = loadNode('root')
+    /** @type {import('./plugin-meta.js').LoadNode} the node of the plugin loading now */
+    this.loadingNode = this.loadTree
+    /** what `app.version` names: hotpath's own release, or under hotpath/fastify the Fastify release it follows */
+    this.version = HOTPATH_VERSION
     /** @type {Context[]} every context, root first */
     this.allContexts = [this.root]
     // Created now, so app.server exists before listen(), as in Fastify.

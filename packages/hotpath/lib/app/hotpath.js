@@ -11,6 +11,7 @@ import { NOOP_LOGGER, checkLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose } from './boot.js'
+import { printLoadTree } from './plugin-meta.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
@@ -65,6 +66,14 @@ export class Hotpath {
 
   addresses () {
     return this._core.address === null ? [] : [this._core.address]
+  }
+
+  /**
+   * The release this app's API follows: hotpath's; under hotpath/fastify,
+   * the Fastify release it implements (Fastify's `version`).
+   */
+  get version () {
+    return this._core.version
   }
 
   /** The options the app was created with, limits resolved (Fastify's initialConfig). */
@@ -566,15 +575,45 @@ export class Hotpath {
   /**
    * Queues a plugin; it loads at ready(), or when the returned value is
    * awaited (with everything queued before it).
-   * @param {Function | { default: Function }} fn
-   * @param {Record<string, any>} [opts]
+   * @param {Function | { default: Function } | PromiseLike<unknown>} fn
+   * @param {Record<string, any> | ((instance: any) => Record<string, any>)} [opts]
    */
   register (fn, opts = {}) {
     if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
-    const pluginFn = typeof fn === 'function' ? fn : fn?.default
-    if (typeof pluginFn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function')
-    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: this })
+    const given = /** @type {any} */ (fn)
+    // a promise (an import()) is checked when it has settled, at load
+    const thenable = given !== null && typeof given === 'object' && typeof given.then === 'function'
+    if (typeof given !== 'function' && !thenable && typeof given?.default !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
+    // options given as a function are computed when the plugin loads
+    this._ctx.pending.push({ fn: given, opts: opts ?? {}, instance: this })
     return this._loading()
+  }
+
+  /**
+   * Whether a plugin of this name was loaded into this context or a parent
+   * (its declared name: fastify-plugin's, plugin()'s), or opened this
+   * context, as Fastify's hasPlugin.
+   * @param {string} name
+   */
+  hasPlugin (name) {
+    return this._ctx.hasPlugin(name)
+  }
+
+  /**
+   * The plugins this instance's context went through, as Fastify's
+   * pluginName: the name of the plugin that opened it, then those of the
+   * plugin()-wrapped plugins loaded into it so far, joined by ' -> '.
+   */
+  get pluginName () {
+    return this._ctx.pluginNames.join(' -> ')
+  }
+
+  /**
+   * The plugins as they loaded, as a tree, with the milliseconds each took
+   * (itself and what it registered), as Fastify's printPlugins.
+   */
+  printPlugins () {
+    return printLoadTree(this._core.loadTree)
   }
 
   /**
