@@ -128,6 +128,18 @@ async function loadPlugin (core, parentCtx, item) {
 }
 
 /**
+ * The ready(cb) callbacks plugins left while they loaded, in the order they
+ * were called, once every plugin has loaded (before the onReady hooks), as
+ * avvio calls them: cb(err), cb(err, done) or cb(err, instance, done).
+ * @param {Core} core
+ * @param {unknown} err  the failure of the boot, or null
+ */
+async function runReadyCallbacks (core, err) {
+  const callbacks = core.readyCallbacks.splice(0)
+  for (const { instance, fn } of callbacks) await runAfter(instance, fn, err)
+}
+
+/**
  * The plugin a register() was given: a function, a module whose default
  * export is one (a bundled or TypeScript plugin), or a promise of either
  * (`register(import('./plugin.js'))`), as avvio takes them.
@@ -289,6 +301,7 @@ export async function doReady (core) {
   } finally {
     core.loadTree.end = Date.now()
   }
+  await runReadyCallbacks(core, core.loadError)
   if (core.loadError !== null) throw core.loadError
   core.locked = true
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
@@ -299,9 +312,51 @@ export async function doReady (core) {
   core.injectEngine.setHandler(handler)
   core.inFlight.start()
   if (core.loadMonitor !== null) core.loadMonitor.start()
-  // an onReady hook is bounded by pluginTimeout too, as in Fastify
-  for (const hook of core.appHooks.onReady) await withTimeout(core.pluginTimeout, /** @type {() => unknown} */ (hook), () => hookTimeoutError(core, 'onReady', hook))
+  // each context's onReady hooks, then its children's (as onListen's); an
+  // onReady hook is bounded by pluginTimeout too, as in Fastify. Those
+  // added by an onReady hook are not run.
+  /** @type {(() => unknown)[]} */
+  const onReady = []
+  for (const ctx of core.allContexts) onReady.push(...ctx.onReady)
+  for (const hook of onReady) await withTimeout(core.pluginTimeout, hook, () => hookTimeoutError(core, 'onReady', hook))
   core.isReady = true
+}
+
+/**
+ * The onListen hooks, once the server listens: each context's own in the
+ * order they were added, then its children's, a context before the ones
+ * loaded after it (as Fastify walks its instances). One after the other, a
+ * hook that returns a promise (or takes done) holding the next; one that
+ * fails is logged and the next runs. Nobody waits for them.
+ * @param {Core} core
+ */
+export function runOnListen (core) {
+  /** @type {(() => unknown)[]} */
+  const hooks = []
+  for (const ctx of core.allContexts) hooks.push(...ctx.onListen)
+  let i = 0
+  /** @param {unknown} err */
+  const failed = (err) => {
+    core.logger?.error(err)
+    next()
+  }
+  const next = () => {
+    while (i < hooks.length) {
+      /** @type {any} */
+      let r
+      try {
+        r = hooks[i++]()
+      } catch (err) {
+        core.logger?.error(err)
+        continue
+      }
+      if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+        r.then(next, failed)
+        return
+      }
+    }
+  }
+  next()
 }
 
 /** @param {Core} core */

@@ -39,6 +39,11 @@ export class Context {
     this.onRoute = []
     /** @type {Function[]} */
     this.onRegister = []
+    /** @type {(() => unknown)[]} onListen hooks added here, bound to the instance that added them */
+    this.onListen = []
+    /** @type {(() => unknown)[]} onReady hooks added here, bound to the instance that added them */
+    this.onReady = []
+
     /** @type {Map<string | symbol, unknown>} */
     this.requestDecorators = new Map()
     /** @type {Map<string | symbol, unknown>} */

@@ -176,6 +176,8 @@ export class Core {
     this.root.ownParsers().setDefaultJson(jsonParser(options.onProtoPoisoning ?? 'error', options.onConstructorPoisoning ?? 'error'))
     /** @type {import('./plugin-meta.js').LoadNode} the plugins as they loaded, for printPlugins() */
     this.loadTree = loadNode('root')
+    /** @type {{ instance: any, fn: Function }[]} ready(cb) called by plugins as they loaded */
+    this.readyCallbacks = []
     /** @type {import('./plugin-meta.js').LoadNode} the node of the plugin loading now */
     this.loadingNode = this.loadTree
     /** what `app.version` names: hotpath's own release, or under hotpath/fastify the Fastify release it follows */
@@ -197,7 +199,7 @@ export class Core {
     this.locked = false
     this.isReady = false
     /** @type {Record<string, Function[]>} */
-    this.appHooks = { onReady: [], onListen: [], preClose: [], onClose: [] }
+    this.appHooks = { preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */
     this.closePromise = null
     /** @type {SchemaCompiler | null} */
@@ -225,6 +227,11 @@ export class Core {
    */
   error (code, ...args) {
     return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
+  }
+
+  /** a plugin is loading (its ready(cb) waits for the others) */
+  get loading () {
+    return this.loadingNode !== this.loadTree
   }
 
   /**

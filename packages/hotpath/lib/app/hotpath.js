@@ -10,7 +10,7 @@ import { createError } from '../errors.js'
 import { NOOP_LOGGER, checkLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
-import { loadPlugins, doReady, doClose } from './boot.js'
+import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
 import { printLoadTree } from './plugin-meta.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
@@ -21,6 +21,8 @@ import { METHODS as NODE_METHODS } from 'node:http'
 export { Core }
 
 let warnedOverride = false
+/** app hooks that may be added until ready() has finished (from an onReady hook) */
+const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server'])
 const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server'])
 
@@ -243,7 +245,10 @@ export class Hotpath {
    */
   addHook (name, fn) {
     if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_HOOK', name, 'the hook must be a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
+    // an onReady hook may still add the app hooks that come later (onListen,
+    // preClose, onClose), as in Fastify; an onReady added then is not run
+    const core = this._core
+    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', name)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
@@ -257,6 +262,9 @@ export class Hotpath {
       ctx.onRoute.push(fn)
     } else if (name === 'onRegister') {
       ctx.onRegister.push(fn)
+    } else if (name === 'onListen' || name === 'onReady') {
+      // run per context, after the parent's own, as Fastify runs them
+      ctx[name].push(adaptAppHook(name, fn, this))
     } else if (/** @type {readonly string[]} */ (APP_HOOKS).includes(name)) {
       this._core.appHooks[name].push(adaptAppHook(name, fn, this))
     } else {
@@ -498,7 +506,9 @@ export class Hotpath {
    * @param {(string | symbol)[]} [dependencies]  decorators that must exist already
    */
   decorate (name, value, dependencies) {
-    if (this._core.locked) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
+    // the instance's own decorators may still be added by an onReady hook,
+    // as in Fastify; those of requests and replies are built into the routes
+    if (this._core.isReady) throw createError('HP_ERR_DEC_AFTER_READY', String(name))
     if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
     const v = /** @type {any} */ (value)
@@ -653,9 +663,15 @@ export class Hotpath {
    */
   ready (callback) {
     const core = this._core
+    // ready(cb) from a plugin while the plugins load: cb(err) once they
+    // all have, before the onReady hooks, as avvio calls it
+    if (typeof callback === 'function' && core.loading) {
+      core.readyCallbacks.push({ instance: this, fn: callback })
+      return /** @type {Promise<this>} */ (/** @type {unknown} */ (undefined))
+    }
     if (core.readyPromise === null) core.readyPromise = doReady(core)
     const ready = core.readyPromise.then(() => this)
-    if (typeof callback === 'function') settleTo(ready, callback, this, false)
+    if (typeof callback === 'function') settleInOrder(ready, callback, this)
     return ready
   }
 
@@ -689,7 +705,9 @@ export class Hotpath {
     const scheme = core.engineOptions.https ? 'https' : 'http'
     const url = `${scheme}://${host}:${address.port}`
     if (core.logger !== null) core.logger.info(`Server listening at ${url}`)
-    for (const hook of core.appHooks.onListen) await hook()
+    // started, not waited for: an onListen hook does not hold listen(), and
+    // its failure is logged, as in Fastify
+    runOnListen(core)
     return url
   }
 
@@ -798,6 +816,27 @@ function settleTo (promise, callback, self, withValue) {
     (value) => process.nextTick(() => withValue ? callback.call(self, null, value) : callback.call(self, null)),
     (err) => process.nextTick(() => callback.call(self, err))
   )
+}
+
+/**
+ * ready(cb): cb(null, instance) or cb(err) in the same turn as the promises
+ * of the ready() calls made before it, so that callbacks and promises settle
+ * in the order ready() was called, as in Fastify; a throw in cb is an
+ * exception of its own, not a rejection nobody handles.
+ * @param {Promise<any>} promise
+ * @param {Function} callback
+ * @param {any} self
+ */
+function settleInOrder (promise, callback, self) {
+  /** @param {unknown[]} args */
+  const call = (...args) => {
+    try {
+      callback.apply(self, args)
+    } catch (err) {
+      process.nextTick(() => { throw err })
+    }
+  }
+  promise.then((value) => call(null, value), (err) => call(err))
 }
 
 /**
