@@ -21,6 +21,8 @@ import { METHODS as NODE_METHODS } from 'node:http'
 export { Core }
 
 let warnedOverride = false
+/** built-in members a decorator may replace */
+const YIELDING_MEMBERS = new Set(['use'])
 /** app hooks that may be added until ready() has finished (from an onReady hook) */
 const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server'])
@@ -891,6 +893,9 @@ function requireDecorators (core, dependencies, has, name) {
 function isDeclared (instance, name) {
   for (let o = instance; o !== null; o = Object.getPrototypeOf(o)) {
     if (!Object.hasOwn(o, name)) continue
+    // the built-in use() gives way to a plugin's (@fastify/middie's,
+    // @fastify/express's): Fastify has none of its own
+    if (o === Hotpath.prototype && YIELDING_MEMBERS.has(name)) return false
     // an instance (the root or a plugin's) has its own _ctx; a class
     // prototype holds the built-in members
     return o === instance || !Object.hasOwn(o, '_ctx')
