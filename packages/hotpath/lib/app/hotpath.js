@@ -22,6 +22,7 @@ export { Core }
 
 let warnedOverride = false
 /** built-in members a decorator may replace */
+/** @type {Set<string | symbol>} */
 const YIELDING_MEMBERS = new Set(['use'])
 /** app hooks that may be added until ready() has finished (from an onReady hook) */
 const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])

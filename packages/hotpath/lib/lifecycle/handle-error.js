@@ -131,7 +131,10 @@ export function errorPayload (reply, err) {
   reply.statusCode = status
   const log = reply.request.log
   // With logging off, req.log is the shared no-op: build no log object.
-  if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status, reply.route.app.fastifyLogs)
+  // Fastify's error line is a request line: disableRequestLogging leaves it
+  // out (logFormat 'fastify'); hotpath's own always logs a failure
+  const app = reply.route.app
+  if (log !== NOOP_LOGGER && status !== 404 && !(app.fastifyLogs && requestLogOff(app, reply.request))) logError(log, err, status, app.fastifyLogs)
   const exposeAll = reply.route.app.exposeErrorMessages
   // A plain object thrown as the answer (a rate limiter's error response
   // builder makes one): with every message exposed, Fastify sends it as the
@@ -153,6 +156,15 @@ class NonErrorThrown extends Error {
   constructor (value) {
     super('a non-Error value was thrown', { cause: value })
   }
+}
+
+/**
+ * disableRequestLogging says no request lines for this request.
+ * @param {import('../app/core.js').Core} app
+ * @param {import('./request.js').Request} req
+ */
+function requestLogOff (app, req) {
+  return !app.logRequests || (app.skipRequestLog !== null && app.skipRequestLog(req))
 }
 
 /**

@@ -96,3 +96,25 @@ test("hotpath's own format is one line per request, errors as 'request failed'",
   for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
   assert.deepEqual(lines.map((l) => l.msg), ['request failed', 'request completed'])
 })
+
+test("Fastify's default 404 logs its line; disableRequestLogging leaves out Fastify's error lines, never hotpath's", async () => {
+  /** @type {any[]} */
+  const lines = []
+  const app = hotpath({ logFormat: 'fastify', errorFormat: 'fastify', logger: { level: 'info', stream: sink(lines) } })
+  assert.equal((await app.inject('/nope?x=1')).statusCode, 404)
+  for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => l.msg), ['incoming request', 'Route GET:/nope?x=1 not found', 'request completed'])
+
+  for (const [logFormat, expected] of /** @type {const} */ ([['fastify', []], ['hotpath', ['request failed']]])) {
+    /** @type {any[]} */
+    const quiet = []
+    const off = hotpath({ logFormat, disableRequestLogging: true, logger: { level: 'info', stream: sink(quiet) } })
+    off.get('/boom', () => { throw new Error('kaboom') })
+    off.get('/done', () => 'done')
+    assert.equal((await off.inject('/boom')).statusCode, 500)
+    assert.equal((await off.inject('/nope')).statusCode, 404)
+    assert.equal((await off.inject('/done')).statusCode, 200)
+    await sleep(10)
+    assert.deepEqual(quiet.map((l) => l.msg), expected, logFormat)
+  }
+})
