@@ -126,3 +126,13 @@ test('version: hotpath\'s release; under hotpath/fastify, the Fastify release it
   assert.match(fastify().version, /^5\.\d+\.\d+$/)
   assert.throws(() => hotpath().decorate('version', 1), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
 })
+
+test('onRoute gets url and path with the prefix, routePath as declared, and the prefix', async () => {
+  const app = hotpath()
+  /** @type {any[]} */
+  const seen = []
+  app.addHook('onRoute', (route) => { seen.push({ url: route.url, path: route.path, routePath: route.routePath, prefix: route.prefix }) })
+  app.register(async (v1) => { v1.get('/foo', () => 'foo') }, { prefix: '/v1' })
+  await app.ready()
+  assert.deepEqual(seen[0], { url: '/v1/foo', path: '/v1/foo', routePath: '/foo', prefix: '/v1' })
+})

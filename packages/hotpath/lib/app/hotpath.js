@@ -109,7 +109,10 @@ export class Hotpath {
     const ctx = this._ctx
     const prefix = ctx.prefix
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, options.prefixTrailingSlash), prefix }
+    const fullUrl = joinPath(prefix, options.url, options.prefixTrailingSlash)
+    // as Fastify hands them to onRoute: `path` the same as `url`, and
+    // `routePath` the path as declared, before the prefix
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: fullUrl, path: fullUrl, routePath: options.url, prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
