@@ -136,3 +136,18 @@ test('onRoute gets url and path with the prefix, routePath as declared, and the 
   await app.ready()
   assert.deepEqual(seen[0], { url: '/v1/foo', path: '/v1/foo', routePath: '/foo', prefix: '/v1' })
 })
+
+test('onRegister is called with the registering instance as this, and the new instance and its options', async () => {
+  const app = hotpath()
+  /** @type {any[]} */
+  const seen = []
+  app.addHook('onRegister', function (instance, opts) { seen.push([this, instance.prefix, opts]) })
+  /** @type {any} */
+  let outer
+  app.register(async (o) => {
+    outer = o
+    o.register(async () => {}, { prefix: '/in' })
+  }, { prefix: '/out', custom: 1 })
+  await app.ready()
+  assert.deepEqual(seen, [[app, '/out', { prefix: '/out', custom: 1 }], [outer, '/out/in', { prefix: '/in' }]])
+})

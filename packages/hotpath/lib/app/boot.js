@@ -102,7 +102,7 @@ async function loadPlugin (core, parentCtx, item) {
     instance._ctx = ctx
     ctx.instance = instance
     core.allContexts.push(ctx)
-    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, given)
+    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook.call(item.instance, instance, given)
   } else {
     parentCtx.pluginNames.push(label)
   }
