@@ -62,7 +62,8 @@ export const ERRORS = {
   HP_ERR_HOOK_TIMEOUT: { status: 500, message: "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise" },
   HP_ERR_INVALID_LOGGER: { status: 500, message: 'Invalid logger: it lacks the method(s) %s' },
   HP_ERR_PLUGIN_DECORATOR_MISSING: { status: 500, message: "The decorator '%s'%s is not present in %s" },
-  HP_ERR_PLUGIN_DEPENDENCY: { status: 500, message: "The dependency '%s' of plugin '%s' is not registered" }
+  HP_ERR_PLUGIN_DEPENDENCY: { status: 500, message: "The dependency '%s' of plugin '%s' is not registered" },
+  HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an unknown logLevel '%s'" }
 }
 
 /**
@@ -72,6 +73,7 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  HP_ERR_ROUTE_LOG_LEVEL: { code: 'FST_ERR_ROUTE_LOG_LEVEL_INVALID', message: "Log level for '%s:%s' route must be a valid logger level. Received: '%s'" },
   HP_ERR_PLUGIN_DECORATOR_MISSING: { code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: "The decorator '%s'%s is not present in %s" },
   HP_ERR_PLUGIN_DEPENDENCY: { code: 'FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', message: "The dependency '%s' of plugin '%s' is not registered" },
   HP_ERR_INVALID_LOGGER: { code: 'FST_ERR_LOG_INVALID_LOGGER', message: "Invalid logger object provided. The logger instance should have these functions(s): '%s'." },

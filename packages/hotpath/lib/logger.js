@@ -100,6 +100,15 @@ export function missingLoggerMethods (logger) {
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /**
+ * One of pino's levels, or one the app's logger defines.
+ * @param {unknown} level
+ * @param {import('pino').Logger | null} logger
+ */
+export function isLogLevel (level, logger) {
+  return typeof level === 'string' && (LEVELS.includes(level) || (logger !== null && logger.levels?.values?.[level] !== undefined))
+}
+
+/**
  * A route's or a plugin's `logLevel`: one of pino's levels, or one the app's
  * logger defines; refused at once otherwise (pino would throw at ready()).
  * @param {unknown} level
@@ -107,6 +116,6 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
  * @returns {string}
  */
 export function checkLogLevel (level, logger) {
-  if (typeof level === 'string' && (LEVELS.includes(level) || (logger !== null && logger.levels?.values?.[level] !== undefined))) return level
+  if (isLogLevel(level, logger)) return /** @type {string} */ (level)
   throw createError('HP_ERR_INVALID_OPTION', 'logLevel', `expected one of ${LEVELS.join(', ')}, got ${JSON.stringify(level)}`)
 }

@@ -7,7 +7,7 @@ import { plainSchema } from '../routing/schema.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
-import { NOOP_LOGGER, checkLogLevel } from '../logger.js'
+import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
@@ -105,13 +105,16 @@ export class Hotpath {
       if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
     }
     for (const name of REQUEST_HOOKS) checkHookOption(name, options[name])
-    if (options.logLevel !== undefined) checkLogLevel(options.logLevel, core.logger)
+    // a route's logLevel: null is none, as in Fastify
+    if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) {
+      throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), String(options.url), String(options.logLevel))
+    }
     const ctx = this._ctx
     const prefix = ctx.prefix
-    /** @type {Record<string, any>} */
     const fullUrl = joinPath(prefix, options.url, options.prefixTrailingSlash)
     // as Fastify hands them to onRoute: `path` the same as `url`, and
     // `routePath` the path as declared, before the prefix
+    /** @type {Record<string, any>} */
     const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: fullUrl, path: fullUrl, routePath: options.url, prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
