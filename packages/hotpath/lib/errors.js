@@ -63,7 +63,10 @@ export const ERRORS = {
   HP_ERR_INVALID_LOGGER: { status: 500, message: 'Invalid logger: it lacks the method(s) %s' },
   HP_ERR_PLUGIN_DECORATOR_MISSING: { status: 500, message: "The decorator '%s'%s is not present in %s" },
   HP_ERR_PLUGIN_DEPENDENCY: { status: 500, message: "The dependency '%s' of plugin '%s' is not registered" },
-  HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an unknown logLevel '%s'" }
+  HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an unknown logLevel '%s'" },
+  HP_ERR_LOGGER_CONFLICT: { status: 500, message: 'Both logger and loggerInstance were given; give one' },
+  HP_ERR_INVALID_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance takes a logger (pino options go in logger)' },
+  HP_ERR_LOGGER_NOT_OPTIONS: { status: 500, message: 'logger takes options; a logger made elsewhere goes in loggerInstance' }
 }
 
 /**
@@ -73,6 +76,9 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  HP_ERR_LOGGER_CONFLICT: { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED', message: 'You cannot provide both logger and loggerInstance. Please provide only one.' },
+  HP_ERR_INVALID_LOGGER_INSTANCE: { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE', message: 'loggerInstance only accepts a logger instance.' },
+  HP_ERR_LOGGER_NOT_OPTIONS: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' },
   HP_ERR_ROUTE_LOG_LEVEL: { code: 'FST_ERR_ROUTE_LOG_LEVEL_INVALID', message: "Log level for '%s:%s' route must be a valid logger level. Received: '%s'" },
   HP_ERR_PLUGIN_DECORATOR_MISSING: { code: 'FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', message: "The decorator '%s'%s is not present in %s" },
   HP_ERR_PLUGIN_DEPENDENCY: { code: 'FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', message: "The dependency '%s' of plugin '%s' is not registered" },

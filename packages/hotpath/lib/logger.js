@@ -82,7 +82,7 @@ export function checkLogSerializers (serializers) {
 }
 
 /** the methods a request's logger is called through */
-const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+export const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
 
 /**
  * The methods a logger lacks, of those a request's logger needs (all of

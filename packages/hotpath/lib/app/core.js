@@ -4,7 +4,7 @@
 import { Context } from './context.js'
 import { checkSchemaErrorFormatter } from '../routing/route.js'
 import { createError, createFastifyError } from '../errors.js'
-import { createLogger, FASTIFY_SERIALIZERS } from '../logger.js'
+import { createLogger, FASTIFY_SERIALIZERS, LOGGER_METHODS, missingLoggerMethods } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
 import { SchemaCompiler } from '../routing/schema.js'
@@ -125,7 +125,7 @@ export class Core {
     /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */
     this.fastifyLogs = format === 'fastify'
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
-    this.logger = createLogger(options.loggerInstance ?? options.logger, this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
+    this.logger = createLogger(this.checkLoggerOptions(options.logger, options.loggerInstance), this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */
@@ -227,6 +227,32 @@ export class Core {
    */
   error (code, ...args) {
     return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
+  }
+
+  /**
+   * The logger option to build from: `loggerInstance`, a logger made
+   * elsewhere, else `logger`, pino's options (or, on hotpath's own entry, a
+   * logger too). Refused: both at once, a loggerInstance that is no logger,
+   * and a logger that lacks some of the methods a request's logger needs;
+   * with errorFormat 'fastify', a logger given as `logger`, as Fastify 5.
+   * @param {unknown} logger
+   * @param {unknown} instance
+   * @returns {unknown}
+   */
+  checkLoggerOptions (logger, instance) {
+    if (logger && instance) throw this.error('HP_ERR_LOGGER_CONFLICT')
+    if (instance) {
+      const missing = missingLoggerMethods(instance)
+      if (missing.length === LOGGER_METHODS.length) throw this.error('HP_ERR_INVALID_LOGGER_INSTANCE')
+      if (missing.length > 0) throw this.error('HP_ERR_INVALID_LOGGER', missing.join(','))
+      return instance
+    }
+    if (logger !== null && typeof logger === 'object') {
+      const missing = missingLoggerMethods(logger)
+      if (missing.length === 0 && this.fastifyErrors) throw this.error('HP_ERR_LOGGER_NOT_OPTIONS')
+      if (missing.length > 0 && missing.length < LOGGER_METHODS.length) throw this.error('HP_ERR_INVALID_LOGGER', missing.join(','))
+    }
+    return logger
   }
 
   /** a plugin is loading (its ready(cb) waits for the others) */

@@ -105,3 +105,16 @@ test('setGenReqId and setChildLoggerFactory refuse what is not a function', () =
     assert.throws(() => hotpath({ childLoggerFactory: 1 }), { code: 'HP_ERR_INVALID_OPTION' })
   })
 })
+
+test('logger and loggerInstance: one of them, a logger whole, and under Fastify\'s errors a logger only as loggerInstance', async () => {
+  const { hotpath } = await import('../../lib/index.js')
+  const { fastify } = await import('../../lib/fastify.js')
+  const { default: pino } = await import('pino')
+  const made = pino({ level: 'silent' })
+  assert.throws(() => hotpath({ logger: { level: 'info' }, loggerInstance: made }), { code: 'HP_ERR_LOGGER_CONFLICT' })
+  assert.throws(() => hotpath({ loggerInstance: { level: 'info' } }), { code: 'HP_ERR_INVALID_LOGGER_INSTANCE' })
+  assert.throws(() => hotpath({ logger: /** @type {any} */ (console) }), { code: 'HP_ERR_INVALID_LOGGER', message: /fatal,child/ })
+  assert.equal(hotpath({ logger: made }).log.level, 'silent')
+  assert.throws(() => fastify({ logger: made }), { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG' })
+  assert.equal(fastify({ loggerInstance: made }).log.level, 'silent')
+})
