@@ -36,7 +36,10 @@ function onFinished (reply, error) {
   }
   if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
   if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
-    req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+    // Fastify's line has no request (its "incoming request" line had it,
+    // through the app's `req` serializer); hotpath's one line names it
+    if (app.fastifyLogs) req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+    else req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
   }
 }
 

@@ -134,7 +134,7 @@ export function errorPayload (reply, err) {
   // Fastify's error line is a request line: disableRequestLogging leaves it
   // out (logFormat 'fastify'); hotpath's own always logs a failure
   const app = reply.route.app
-  if (log !== NOOP_LOGGER && status !== 404 && !(app.fastifyLogs && requestLogOff(app, reply.request))) logError(log, err, status, app.fastifyLogs)
+  if (log !== NOOP_LOGGER && status !== 404 && !(app.fastifyLogs && requestLogOff(app, reply.request))) logError(log, err, status, app.fastifyLogs, reply.request)
   const exposeAll = reply.route.app.exposeErrorMessages
   // A plain object thrown as the answer (a rate limiter's error response
   // builder makes one): with every message exposed, Fastify sends it as the
@@ -179,10 +179,11 @@ function requestLogOff (app, req) {
  * @param {Error} err
  * @param {number} status
  * @param {boolean} fastify
+ * @param {import('./request.js').Request} req  on Fastify's 5xx line, through the logger's `req` serializer
  */
-function logError (log, err, status, fastify) {
+function logError (log, err, status, fastify, req) {
   if (fastify) {
-    if (status >= 500) log.error({ res: { statusCode: status }, err }, err.message)
+    if (status >= 500) log.error({ req, res: { statusCode: status }, err }, err.message)
     else log.info({ res: { statusCode: status }, err }, err.message)
     return
   }

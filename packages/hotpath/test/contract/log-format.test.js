@@ -118,3 +118,23 @@ test("Fastify's default 404 logs its line; disableRequestLogging leaves out Fast
     assert.deepEqual(quiet.map((l) => l.msg), expected, logFormat)
   }
 })
+
+test("Fastify's lines: a 5xx names the request, the completion line does not (an app's own req serializer sees only requests)", async () => {
+  /** @type {any[]} */
+  const lines = []
+  /** @type {any[]} */
+  const serialized = []
+  const app = hotpath({
+    logFormat: 'fastify',
+    logger: { level: 'info', stream: sink(lines), serializers: { req: (r) => { serialized.push(typeof r.socket); return { method: r.method, url: r.url } } } }
+  })
+  app.get('/boom', () => { throw new Error('kaboom') })
+  assert.equal((await app.inject('/boom')).statusCode, 500)
+  for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => [l.msg, l.req]), [
+    ['incoming request', { method: 'GET', url: '/boom' }],
+    ['kaboom', { method: 'GET', url: '/boom' }],
+    ['request completed', undefined]
+  ])
+  assert.deepEqual(serialized, ['object', 'object'])
+})
