@@ -66,7 +66,8 @@ export const ERRORS = {
   HP_ERR_ROUTE_LOG_LEVEL: { status: 500, message: "Route %s:%s has an unknown logLevel '%s'" },
   HP_ERR_LOGGER_CONFLICT: { status: 500, message: 'Both logger and loggerInstance were given; give one' },
   HP_ERR_INVALID_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance takes a logger (pino options go in logger)' },
-  HP_ERR_LOGGER_NOT_OPTIONS: { status: 500, message: 'logger takes options; a logger made elsewhere goes in loggerInstance' }
+  HP_ERR_LOGGER_NOT_OPTIONS: { status: 500, message: 'logger takes options; a logger made elsewhere goes in loggerInstance' },
+  HP_ERR_PLUGIN_VERSION_MISMATCH: { status: 500, message: "Plugin '%s' expects Fastify '%s'; hotpath follows Fastify %s" }
 }
 
 /**
@@ -76,6 +77,7 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  HP_ERR_PLUGIN_VERSION_MISMATCH: { code: 'FST_ERR_PLUGIN_VERSION_MISMATCH', message: "fastify-plugin: %s - expected '%s' fastify version, '%s' is installed" },
   HP_ERR_LOGGER_CONFLICT: { code: 'FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED', message: 'You cannot provide both logger and loggerInstance. Please provide only one.' },
   HP_ERR_INVALID_LOGGER_INSTANCE: { code: 'FST_ERR_LOG_INVALID_LOGGER_INSTANCE', message: 'loggerInstance only accepts a logger instance.' },
   HP_ERR_LOGGER_NOT_OPTIONS: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' },

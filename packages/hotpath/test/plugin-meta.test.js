@@ -151,3 +151,12 @@ test('onRegister is called with the registering instance as this, and the new in
   await app.ready()
   assert.deepEqual(seen, [[app, '/out', { prefix: '/out', custom: 1 }], [outer, '/out/in', { prefix: '/in' }]])
 })
+
+test("fastify-plugin's fastify range is checked against the Fastify release hotpath follows", async () => {
+  const fits = hotpath()
+  fits.register(fp(async () => {}, { name: 'modern', fastify: '5.x' }))
+  await fits.ready()
+  const old = fastify()
+  old.register(fp(async () => {}, { name: 'legacy', fastify: '4.x' }))
+  await assert.rejects(old.ready(), { code: 'FST_ERR_PLUGIN_VERSION_MISMATCH', message: /legacy - expected '4.x' fastify version/ })
+})

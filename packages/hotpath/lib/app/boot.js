@@ -6,6 +6,7 @@ import { createError } from '../errors.js'
 import { dispatch } from '../routing/dispatch.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
 import { isShared } from './plugin.js'
+import { FASTIFY_VERSION } from './core.js'
 import { checkPluginMeta, declaredName, loadNode, pluginLabel, preview } from './plugin-meta.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
 
@@ -82,7 +83,7 @@ async function loadPlugin (core, parentCtx, item) {
   // options given as a function are computed once the plugin has its
   // instance, from it, as avvio does: they cannot open the context (prefix)
   const given = typeof item.opts === 'function' ? {} : item.opts
-  const refused = checkPluginMeta(core, item.instance, fn)
+  const refused = checkPluginMeta(core, item.instance, fn, FASTIFY_VERSION)
   if (refused !== null) throw refused
   const label = pluginLabel(fn)
   const declared = declaredName(fn)

@@ -15,10 +15,11 @@ import { LoadMonitor } from './load-monitor.js'
 import { normalizeOptions } from './options.js'
 import { loadNode } from './plugin-meta.js'
 import { createRequire } from 'node:module'
-
-const HOTPATH_VERSION = /** @type {string} */ (createRequire(import.meta.url)('../../package.json').version)
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { requestClass } from '../lifecycle/request.js'
+
+/** hotpath's own release (its package.json) */
+const HOTPATH_VERSION = /** @type {string} */ (createRequire(import.meta.url)('../../package.json').version)
 
 const DEFAULTS = {
   bodyLimit: 1024 * 1024,

@@ -4,6 +4,7 @@
 // load tree printPlugins() draws is kept here too.
 import { createRequire } from 'node:module'
 import { kPlugin } from './plugin.js'
+import { loadModule } from '../require.js'
 
 /** fastify-plugin's metadata: name, decorators, dependencies, fastify */
 const kMeta = Symbol.for('plugin-meta')
@@ -59,16 +60,18 @@ export function preview (fn) {
 }
 
 /**
- * fastify-plugin's `decorators` and `dependencies`: each decorator must be
- * on the instance (or its requests and replies) and each dependency
- * registered, before the plugin loads; else the error that names what is
- * missing.
+ * fastify-plugin's `decorators`, `fastify` and `dependencies`: each
+ * decorator must be on the instance (or its requests and replies), the
+ * Fastify release hotpath follows within the version range, and each
+ * dependency registered, before the plugin loads; else the error that
+ * names what is missing.
  * @param {import('./core.js').Core} core
  * @param {any} instance  the instance the plugin is registered on
  * @param {Function} fn
+ * @param {string} fastifyVersion  the Fastify release whose API hotpath implements
  * @returns {Error | null}
  */
-export function checkPluginMeta (core, instance, fn) {
+export function checkPluginMeta (core, instance, fn, fastifyVersion) {
   const meta = /** @type {any} */ (fn)[kMeta]
   if (meta === null || typeof meta !== 'object') return null
   const decorators = meta.decorators
@@ -87,6 +90,11 @@ export function checkPluginMeta (core, instance, fn) {
         if (!has(name)) return core.error('HP_ERR_PLUGIN_DECORATOR_MISSING', name, of, kind === 'fastify' ? 'Fastify' : kind === 'reply' ? 'Reply' : 'Request')
       }
     }
+  }
+  // the Fastify versions it works with: hotpath's API is that of the
+  // Fastify release hotpath/fastify follows (semver loads only for this)
+  if (typeof meta.fastify === 'string' && meta.fastify !== '' && !loadModule('semver').satisfies(fastifyVersion, meta.fastify)) {
+    return core.error('HP_ERR_PLUGIN_VERSION_MISMATCH', String(meta.name), meta.fastify, fastifyVersion)
   }
   if (Array.isArray(meta.dependencies)) {
     for (const dep of meta.dependencies) {
