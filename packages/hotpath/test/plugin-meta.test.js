@@ -160,3 +160,11 @@ test("fastify-plugin's fastify range is checked against the Fastify release hotp
   old.register(fp(async () => {}, { name: 'legacy', fastify: '4.x' }))
   await assert.rejects(old.ready(), { code: 'FST_ERR_PLUGIN_VERSION_MISMATCH', message: /legacy - expected '4.x' fastify version/ })
 })
+
+test('a Fastify release candidate takes the plugins made for the releases before it', async () => {
+  const app = fastify()
+  Object.defineProperty(app, 'version', { value: '6.0.0-rc.1' })
+  app.register(fp(async () => {}, { name: 'for-five', fastify: '5.x' }))
+  app.register(fp(async () => {}, { name: 'for-six', fastify: '6.x' }))
+  await app.ready()
+})

@@ -83,7 +83,11 @@ async function loadPlugin (core, parentCtx, item) {
   // options given as a function are computed once the plugin has its
   // instance, from it, as avvio does: they cannot open the context (prefix)
   const given = typeof item.opts === 'function' ? {} : item.opts
-  const refused = checkPluginMeta(core, item.instance, fn, FASTIFY_VERSION)
+  // a plugin's Fastify range is about Fastify's API: under hotpath/fastify
+  // the app's version (which names that release), else the release hotpath
+  // follows
+  const fastifyVersion = core.version === FASTIFY_VERSION ? String(item.instance.version) : FASTIFY_VERSION
+  const refused = checkPluginMeta(core, item.instance, fn, fastifyVersion)
   if (refused !== null) throw refused
   const label = pluginLabel(fn)
   const declared = declaredName(fn)

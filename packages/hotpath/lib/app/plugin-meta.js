@@ -91,9 +91,8 @@ export function checkPluginMeta (core, instance, fn, fastifyVersion) {
       }
     }
   }
-  // the Fastify versions it works with: hotpath's API is that of the
-  // Fastify release hotpath/fastify follows (semver loads only for this)
-  if (typeof meta.fastify === 'string' && meta.fastify !== '' && !loadModule('semver').satisfies(fastifyVersion, meta.fastify)) {
+  // the Fastify versions it works with (semver loads only for this)
+  if (typeof meta.fastify === 'string' && meta.fastify !== '' && !versionFits(fastifyVersion, meta.fastify)) {
     return core.error('HP_ERR_PLUGIN_VERSION_MISMATCH', String(meta.name), meta.fastify, fastifyVersion)
   }
   if (Array.isArray(meta.dependencies)) {
@@ -102,6 +101,21 @@ export function checkPluginMeta (core, instance, fn, fastifyVersion) {
     }
   }
   return null
+}
+
+/**
+ * Whether a Fastify version is in a plugin's range, as Fastify decides it:
+ * a release candidate (-rc, -pre, -alpha) also takes the plugins made for
+ * the releases before it.
+ * @param {string} version
+ * @param {string} range
+ */
+function versionFits (version, range) {
+  const semver = loadModule('semver')
+  const candidate = /-(?:rc|pre|alpha).+$/.test(version)
+  const base = semver.coerce(range)
+  if (candidate && base !== null && semver.gt(version, base)) return true
+  return semver.satisfies(version, range, { includePrerelease: candidate })
 }
 
 /**
