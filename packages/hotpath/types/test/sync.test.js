@@ -45,7 +45,7 @@ test('the options in the types are the ones the runtime reads', () => {
   const app = runtime.default()
   assert.equal(typeof app.inject, 'function')
   assert.deepEqual(propsOf('HotpathOptions'), [
-    'ajv', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
+    'ajv', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'childLoggerFactory', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
     'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaErrorFormatter', 'trustProxy', 'useSemicolonDelimiter',
