@@ -3,6 +3,7 @@
 // (docs/migrating-from-fastify.md lists what differs, and why).
 import { hotpath, plugin, HttpError } from './index.js'
 import { FASTIFY_VERSION } from './app/core.js'
+import { LogController } from './log-controller.js'
 
 /** Fastify's values for the options whose hotpath defaults differ. */
 const FASTIFY_DEFAULTS = {
@@ -58,6 +59,7 @@ fastify.default = fastify
 fastify.hotpath = hotpath
 fastify.plugin = plugin
 fastify.HttpError = HttpError
+fastify.LogController = LogController
 
 export default fastify
-export { hotpath, plugin, HttpError, fastify as 'module.exports' }
+export { hotpath, plugin, HttpError, LogController, fastify as 'module.exports' }

@@ -1073,6 +1073,14 @@ export interface HotpathOptions {
   genReqId?: (raw: RawNodeRequest) => string
   /** What makes each request's logger (setChildLoggerFactory at the root). */
   childLoggerFactory?: ChildLoggerFactory
+  /** Writes a request's own lines (Fastify's LogController, or an object with its methods). */
+  logController?: {
+    isLogDisabled(req: any): boolean
+    incomingRequest(request: any, reply: any): void
+    requestCompleted(error: Error | null | undefined, request: any, reply: any): void
+    defaultErrorLog(error: Error, request: any, reply: any): void
+    routeNotFound(request: any, reply: any): void
+  }
   /** The header a request id is taken from when a request has it (true: 'request-id'; default none). */
   requestIdHeader?: string | boolean
   /** The key of the request id on a request's log lines (default 'reqId'). */

@@ -14,6 +14,7 @@ import { InjectEngine } from '../engines/inject/index.js'
 import { LoadMonitor } from './load-monitor.js'
 import { normalizeOptions } from './options.js'
 import { loadNode } from './plugin-meta.js'
+import { isLogController } from '../log-controller.js'
 import { createRequire } from 'node:module'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { requestClass } from '../lifecycle/request.js'
@@ -125,8 +126,18 @@ export class Core {
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
     /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */
     this.fastifyLogs = format === 'fastify'
-    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino instance)
-    this.logger = createLogger(this.checkLoggerOptions(options.logger, options.loggerInstance), this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
+    const controller = options.logController
+    if (controller !== undefined && controller !== null && !isLogController(controller)) throw createError('HP_ERR_INVALID_OPTION', 'logController', 'expected a LogController (isLogDisabled, incomingRequest, requestCompleted, defaultErrorLog, routeNotFound)')
+    /**
+     * Fastify's logController: when set, a request's own lines (incoming,
+     * completed, the default handler's error, the default 404) are its to write
+     * @type {import('../log-controller.js').LogController | null}
+     */
+    this.logController = controller ?? null
+    // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino
+    // instance); Fastify's serializers for its lines, which a logController
+    // writes with the request and the reply themselves
+    this.logger = createLogger(this.checkLoggerOptions(options.logger, options.loggerInstance), this.fastifyLogs || this.logController !== null ? FASTIFY_SERIALIZERS : null)
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */

@@ -16,7 +16,6 @@ const NOT_IMPLEMENTED = {
   serverFactory: [() => false, 'the server is made by the engine (`engine`: wire or node)'],
   connectionTimeout: [(v) => v === 0, 'a connection is bounded by headersTimeout, requestTimeout and keepAliveTimeout'],
   handlerTimeout: [(v) => v === 0, 'requestTimeout bounds a request, its handler included'],
-  logController: [() => false, 'the log level is set per route with `logLevel`'],
   return503OnClosing: [(v) => v === true, 'a request that arrives during close() is always answered 503'],
   serializerOpts: [() => false, 'response serializers are compiled by fast-json-stringify with its defaults'],
   frameworkErrors: [() => false, "the engine's and the router's errors are answered by the error table (docs/errors.md)"],

@@ -134,7 +134,13 @@ export function errorPayload (reply, err) {
   // Fastify's error line is a request line: disableRequestLogging leaves it
   // out (logFormat 'fastify'); hotpath's own always logs a failure
   const app = reply.route.app
-  if (log !== NOOP_LOGGER && status !== 404 && !(app.fastifyLogs && requestLogOff(app, reply.request))) logError(log, err, status, app.fastifyLogs, reply.request)
+  if (log === NOOP_LOGGER) {
+    // logging off: nothing to write
+  } else if (app.logController !== null) {
+    app.logController.defaultErrorLog(err, reply.request, reply)
+  } else if (status !== 404 && !(app.fastifyLogs && requestLogOff(app, reply.request))) {
+    logError(log, err, status, app.fastifyLogs, reply.request)
+  }
   const exposeAll = reply.route.app.exposeErrorMessages
   // A plain object thrown as the answer (a rate limiter's error response
   // builder makes one): with every message exposed, Fastify sends it as the

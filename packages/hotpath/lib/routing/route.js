@@ -192,8 +192,10 @@ export class Route {
       }
     }
     /** Fastify's "incoming request" line (logFormat 'fastify') */
-    this.logIncoming = this.logger !== null && this.app.logRequests && this.app.fastifyLogs
-    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests)
+    // (a logController decides on its own which requests it logs)
+    const controlled = this.app.logController !== null
+    this.logIncoming = this.logger !== null && (controlled || (this.app.logRequests && this.app.fastifyLogs))
+    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && (controlled || this.app.logRequests))
   }
 }
 

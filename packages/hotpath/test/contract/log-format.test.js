@@ -138,3 +138,30 @@ test("Fastify's lines: a 5xx names the request, the completion line does not (an
   ])
   assert.deepEqual(serialized, ['object', 'object'])
 })
+
+test("logController: a request's own lines are the controller's to write, at Fastify's points", async () => {
+  const { LogController } = await import('../../lib/fastify.js')
+  /** @type {any[]} */
+  const lines = []
+  /** @type {string[]} */
+  const asked = []
+  class Quiet extends LogController {
+    /** @param {any} req */
+    isLogDisabled (req) { asked.push(req.url); return req.url === '/quiet' }
+    /** @param {any} error @param {any} request @param {any} reply */
+    requestCompleted (error, request, reply) {
+      if (!this.isLogDisabled(request)) reply.log.info({ status: reply.statusCode }, 'finished')
+    }
+  }
+  const app = hotpath({ errorFormat: 'fastify', logController: new Quiet(), logger: { level: 'info', stream: sink(lines) } })
+  app.get('/quiet', () => 'shh')
+  app.get('/boom', () => { throw new Error('kaboom') })
+  assert.equal((await app.inject('/quiet')).statusCode, 200)
+  assert.equal((await app.inject('/boom')).statusCode, 500)
+  assert.equal((await app.inject('/nope')).statusCode, 404)
+  for (let i = 0; i < 200 && lines.filter((x) => x.msg === 'finished').length < 2; i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => l.msg), ['incoming request', 'kaboom', 'finished', 'incoming request', 'Route GET:/nope not found', 'finished'])
+  assert.equal(lines[2].status, 500)
+  assert.ok(asked.includes('/quiet'))
+  assert.throws(() => hotpath({ logController: /** @type {any} */ ({}) }), { code: 'HP_ERR_INVALID_OPTION' })
+})

@@ -47,7 +47,7 @@ test('the options in the types are the ones the runtime reads', () => {
   assert.deepEqual(propsOf('HotpathOptions'), [
     'ajv', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'childLoggerFactory', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
-    'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
+    'load', 'logController', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaErrorFormatter', 'trustProxy', 'useSemicolonDelimiter',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
     'allowErrorHandlerOverride', 'connectionTimeout', 'handlerTimeout', 'http', 'http2', 'http2SessionTimeout',
