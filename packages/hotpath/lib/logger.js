@@ -49,7 +49,7 @@ export const FASTIFY_SERIALIZERS = {
 }
 
 /**
- * @param {unknown} option  false | true | pino options (with an optional `stream`) | a pino logger
+ * @param {unknown} option  false | true | pino options (with an optional `stream`, or `file` to write to) | a pino logger
  * @param {Record<string, (value: any) => unknown> | null} [serializers]  defaults under the app's own
  * @returns {import('pino').Logger | null}  null when logging is off
  */
@@ -63,9 +63,12 @@ export function createLogger (option, serializers = null) {
     return opt.child({}, { serializers: { ...serializers, ...own } })
   }
   const pino = loadPino()
-  const { stream, ...rest } = opt
+  const { stream, file, ...rest } = opt
+  // Fastify's `file`: the lines go to that file (pino's destination)
+  if (stream && file) throw createError('HP_ERR_INVALID_OPTION', 'logger', 'give stream or file, not both')
   if (serializers !== null) rest.serializers = { ...serializers, ...rest.serializers }
-  return stream ? pino(rest, stream) : pino(rest)
+  const destination = file ? pino.destination(file) : stream
+  return destination ? pino(rest, destination) : pino(rest)
 }
 
 /**

@@ -118,3 +118,21 @@ test('logger and loggerInstance: one of them, a logger whole, and under Fastify\
   assert.throws(() => fastify({ logger: made }), { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG' })
   assert.equal(fastify({ loggerInstance: made }).log.level, 'silent')
 })
+
+test("the logger's `file` option writes the lines to that file; stream and file together are refused", async () => {
+  const { hotpath } = await import('../../lib/index.js')
+  const { mkdtempSync, readFileSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const file = join(mkdtempSync(join(tmpdir(), 'hotpath-log-')), 'app.log')
+  const app = hotpath({ logger: { level: 'info', file } })
+  app.get('/', (req) => { req.log.info('to the file'); return 'ok' })
+  assert.equal((await app.inject('/')).body, 'ok')
+  const { default: pino } = await import('pino')
+  const stream = /** @type {any} */ (app.log)[pino.symbols.streamSym]
+  for (let i = 0; i < 100 && !stream.ready; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  stream.flushSync()
+  assert.match(readFileSync(file, 'utf8'), /"msg":"to the file"/)
+  await app.close()
+  assert.throws(() => hotpath({ logger: { file, stream: process.stdout } }), { code: 'HP_ERR_INVALID_OPTION' })
+})
