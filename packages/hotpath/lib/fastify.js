@@ -11,6 +11,8 @@ import { fastifyErrorCodes } from './errors.js'
  * constructor here.
  */
 const errorCodes = fastifyErrorCodes()
+import { FASTIFY_VERSION } from './app/core.js'
+import { LogController } from './log-controller.js'
 
 /** Fastify's values for the options whose hotpath defaults differ. */
 const FASTIFY_DEFAULTS = {
@@ -43,7 +45,13 @@ export function fastify (options = {}) {
   // Fastify closes idle connections only on a server that can: one that
   // serverFactory makes may not, and then it just closes.
   const defaults = typeof options?.serverFactory === 'function' ? { ...FASTIFY_DEFAULTS, forceCloseConnections: undefined } : FASTIFY_DEFAULTS
-  return hotpath({ ...defaults, ...options, ajv: fastifyAjv(options?.ajv) })
+  const app = hotpath({ ...defaults, ...options, ajv: fastifyAjv(options?.ajv) })
+  // Fastify's names for the app: its version is the Fastify release this
+  // entry follows (plugins compare it to the range they support), and its
+  // root plugin is 'fastify' (pluginName, hasPlugin)
+  app._core.version = FASTIFY_VERSION
+  app._ctx.pluginNames[0] = 'fastify'
+  return app
 }
 
 /**
@@ -68,6 +76,7 @@ fastify.hotpath = hotpath
 fastify.plugin = plugin
 fastify.HttpError = HttpError
 fastify.errorCodes = errorCodes
+fastify.LogController = LogController
 
 export default fastify
-export { hotpath, plugin, HttpError, errorCodes, fastify as 'module.exports' }
+export { hotpath, plugin, HttpError, errorCodes, LogController, fastify as 'module.exports' }

@@ -73,7 +73,7 @@ function isLogger (value) {
 }
 
 /**
- * @param {unknown} option  false | true | pino options (with an optional `stream`) | a pino logger
+ * @param {unknown} option  false | true | pino options (with an optional `stream`, or `file` to write to) | a pino logger
  * @param {Record<string, (value: any) => unknown> | null} [serializers]  defaults under the app's own
  * @returns {import('pino').Logger | null}  null when logging is off
  */
@@ -87,9 +87,12 @@ export function createLogger (option, serializers = null) {
     return opt.child({}, { serializers: { ...serializers, ...own } })
   }
   const pino = loadPino()
-  const { stream, ...rest } = opt
+  const { stream, file, ...rest } = opt
+  // Fastify's `file`: the lines go to that file (pino's destination)
+  if (stream && file) throw createError('HP_ERR_INVALID_OPTION', 'logger', 'give stream or file, not both')
   if (serializers !== null) rest.serializers = { ...serializers, ...rest.serializers }
-  return stream ? pino(rest, stream) : pino(rest)
+  const destination = file ? pino.destination(file) : stream
+  return destination ? pino(rest, destination) : pino(rest)
 }
 
 /**
@@ -103,6 +106,21 @@ export function checkLogSerializers (serializers) {
     throw createError('HP_ERR_INVALID_OPTION', 'logSerializers', 'expected an object of functions')
   }
   return /** @type {Record<string, (value: any) => any>} */ (serializers)
+}
+
+/** the methods a request's logger is called through */
+export const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
+
+/**
+ * The methods a logger lacks, of those a request's logger needs (all of
+ * them for what is not an object).
+ * @param {unknown} logger
+ * @returns {string[]}
+ */
+export function missingLoggerMethods (logger) {
+  const l = /** @type {any} */ (logger)
+  if (l === null || (typeof l !== 'object' && typeof l !== 'function')) return LOGGER_METHODS
+  return LOGGER_METHODS.filter((m) => typeof l[m] !== 'function')
 }
 
 /** pino's levels, and 'silent' */

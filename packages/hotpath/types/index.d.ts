@@ -120,9 +120,15 @@ export type Payload =
 export type HotpathLogger = Logger
 
 /**
- * The request as the engine received it, as `genReqId` gets it: on the `node`
- * engine an `http.IncomingMessage`, on `wire` and under inject the engine's
- * own record with these fields (docs/engines.md).
+ * Makes a request's logger: `bindings` holds the request id, `options` the
+ * route's logLevel and logSerializers; `this` is the route's instance.
+ */
+export type ChildLoggerFactory = (this: HotpathInstance, logger: HotpathLogger, bindings: Record<string, unknown>, options: { level?: string, serializers?: Record<string, (value: any) => unknown> }, raw: RawNodeRequest) => HotpathLogger
+
+/**
+ * The request as the engine received it: on the `node` engine an
+ * `http.IncomingMessage`, on `wire` and under inject the engine's own record
+ * with these fields (docs/engines.md).
  */
 export interface RawRequest {
   method: string
@@ -934,9 +940,24 @@ export interface HotpathInstance extends RouteMethods {
    * plugin (and everything registered before it).
    */
   register<Options extends Record<string, any>>(
-    plugin: AnyPlugin<Options> | { default: AnyPlugin<Options> },
+    plugin: AnyPlugin<Options> | { default: AnyPlugin<Options> } | PromiseLike<AnyPlugin<Options> | { default: AnyPlugin<Options> }>,
     ...options: RegisterArgs<Options>
   ): this & PromiseLike<void>
+  /** Whether a plugin of this name (its declared name) was loaded here or in a parent, or opened this context. */
+  hasPlugin(name: string): boolean
+  /** The plugin that opened this context, then the plugin()-wrapped ones loaded into it, joined by ' -> '. */
+  readonly pluginName: string
+  /** The plugins as they loaded, as a tree, with the milliseconds each took. */
+  printPlugins(): string
+  /** hotpath's release; under hotpath/fastify, the Fastify release it follows. */
+  readonly version: string
+  /** Request ids of this context's routes from `fn(req.raw)` (the requestIdHeader still comes first). */
+  setGenReqId(fn: (raw: RawNodeRequest) => string): this
+  /** The function this context's request ids come from. */
+  readonly genReqId: (raw: RawNodeRequest) => string
+  /** What makes the loggers of this context's requests. */
+  setChildLoggerFactory(factory: ChildLoggerFactory): this
+  readonly childLoggerFactory: ChildLoggerFactory
   /**
    * `fn` runs once everything registered before it has loaded, as in
    * Fastify: `fn(err)` (or a promise), or `fn(err, done)`. Without `fn`, a
@@ -1177,8 +1198,18 @@ export interface HotpathOptions {
   onMaxParamLength?: (path: string, req: RawNodeRequest, res: RawResponse) => void
   /** What printRoutes({ includeMeta }) shows of each route. */
   buildPrettyMeta?: (route: { method: string, path: string, opts: unknown, handler: Function, store: unknown }) => Record<string, unknown>
-  /** Request ids; by default a per-app counter ('req-1', 'req-2', ...). */
-  genReqId?: (raw: RawRequest) => string
+  /** Request ids, from node:http's request (`req.raw`); by default a per-app counter ('req-1', 'req-2', ...). */
+  genReqId?: (raw: RawNodeRequest) => string
+  /** What makes each request's logger (setChildLoggerFactory at the root). */
+  childLoggerFactory?: ChildLoggerFactory
+  /** Writes a request's own lines (Fastify's LogController, or an object with its methods). */
+  logController?: {
+    isLogDisabled(req: any): boolean
+    incomingRequest(request: any, reply: any): void
+    requestCompleted(error: Error | null | undefined, request: any, reply: any): void
+    defaultErrorLog(error: Error, request: any, reply: any): void
+    routeNotFound(request: any, reply: any): void
+  }
   /** The header a request id is taken from when a request has it (true: 'request-id'; default none). */
   requestIdHeader?: string | boolean
   /** The key of the request id on a request's log lines (default 'reqId'). */

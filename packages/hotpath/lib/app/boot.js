@@ -5,7 +5,9 @@ import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch, dispatchRewritten } from '../routing/dispatch.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
-import { isShared, kPlugin } from './plugin.js'
+import { isShared } from './plugin.js'
+import { FASTIFY_VERSION } from './core.js'
+import { checkPluginMeta, declaredName, loadNode, pluginLabel, preview } from './plugin-meta.js'
 import { checkLogLevel, checkLogSerializers } from '../logger.js'
 
 /** @typedef {import('./core.js').Core} Core */
@@ -77,40 +79,90 @@ async function drain (core, ctx) {
  * @param {import('./context.js').PendingPlugin} item
  */
 async function loadPlugin (core, parentCtx, item) {
+  const fn = await pluginFunction(item.fn)
   // an async plugin answers with its promise: a done declared as well
   // would be a second answer (Fastify refuses the mix too)
-  if (item.fn.length >= 3 && item.fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_PLUGIN_ASYNC_DONE', pluginName(item.fn, item.opts))
+  if (fn.length >= 3 && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_PLUGIN_ASYNC_DONE', pluginName(fn, item.opts))
+  // options given as a function are computed once the plugin has its
+  // instance, from it, as avvio does: they cannot open the context (prefix)
+  const given = typeof item.opts === 'function' ? {} : item.opts
+  // a plugin's Fastify range is about Fastify's API: under hotpath/fastify
+  // the app's version (which names that release), else the release hotpath
+  // follows
+  const fastifyVersion = core.version === FASTIFY_VERSION ? String(item.instance.version) : FASTIFY_VERSION
+  const refused = checkPluginMeta(core, item.instance, fn, fastifyVersion)
+  if (refused !== null) throw refused
+  const label = pluginLabel(fn)
+  const declared = declaredName(fn)
+  if (declared !== null) parentCtx.registeredPlugins.push(declared)
   // The plugin gets its options whole, `prefix` included, as in Fastify; a
   // shared plugin (fastify-plugin) has no context of its own to prefix.
-  const prefix = item.opts.prefix
+  const prefix = given.prefix
   let ctx = parentCtx
   let instance = item.instance
-  if (!isShared(item.fn)) {
+  if (!isShared(fn)) {
     ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    ctx.pluginNames.push(label)
     if (prefix) {
       ctx.notFoundLevel = ctx
       ctx.prefixSlash = typeof prefix === 'string' && prefix.length > 1 && prefix.endsWith('/')
     }
-    if (item.opts.logLevel !== undefined) ctx.logLevel = checkLogLevel(item.opts.logLevel, core.logger)
-    if (item.opts.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(item.opts.logSerializers)
+    if (given.logLevel !== undefined) ctx.logLevel = checkLogLevel(given.logLevel, core.logger)
+    if (given.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(given.logSerializers)
     instance = Object.create(item.instance)
     instance._ctx = ctx
     ctx.instance = instance
     core.allContexts.push(ctx)
-    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook(instance, item.opts)
+    for (const c of ctx.chain()) for (const hook of c.onRegister) await hook.call(item.instance, instance, given)
+  } else {
+    parentCtx.pluginNames.push(label)
   }
+  const opts = typeof item.opts === 'function' ? item.opts(instance) ?? {} : given
+  // printPlugins(): this plugin under the one whose loading registered it
+  const node = loadNode(label)
+  const outerNode = core.loadingNode
+  outerNode.nodes.push(node)
+  core.loadingNode = node
   // What the plugin registers (and hooks it defers) loads before the
   // siblings queued after it, as avvio orders it: a shared plugin, which
   // adds to its parent's context, gets a queue of its own meanwhile.
-  checkPluginDecorators(core, item.fn, instance)
   const outer = ctx.pending
   if (ctx === parentCtx) ctx.pending = []
   try {
-    await callPlugin(core, item.fn, instance, item.opts)
+    await callPlugin(core, fn, instance, opts)
     await loadPlugins(core, ctx)
   } finally {
     if (ctx === parentCtx) ctx.pending = outer.concat(ctx.pending)
+    core.loadingNode = outerNode
+    node.end = Date.now()
   }
+}
+
+/**
+ * The ready(cb) callbacks plugins left while they loaded, in the order they
+ * were called, once every plugin has loaded (before the onReady hooks), as
+ * avvio calls them: cb(err), cb(err, done) or cb(err, instance, done).
+ * @param {Core} core
+ * @param {unknown} err  the failure of the boot, or null
+ */
+async function runReadyCallbacks (core, err) {
+  const callbacks = core.readyCallbacks.splice(0)
+  for (const { instance, fn } of callbacks) await runAfter(instance, fn, err)
+}
+
+/**
+ * The plugin a register() was given: a function, a module whose default
+ * export is one (a bundled or TypeScript plugin), or a promise of either
+ * (`register(import('./plugin.js'))`), as avvio takes them.
+ * @param {Function | PromiseLike<unknown> | { default: Function }} given
+ * @returns {Promise<Function>}
+ */
+async function pluginFunction (given) {
+  if (typeof given === 'function') return given
+  const mod = /** @type {any} */ (typeof (/** @type {any} */ (given)).then === 'function' ? await given : given)
+  const fn = typeof mod === 'function' ? mod : mod?.default
+  if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
+  return fn
 }
 
 /**
@@ -186,43 +238,18 @@ function pluginTimeoutError (core, fn, opts) {
 }
 
 /**
- * The decorators a plugin declares it needs (fastify-plugin's `decorators:
- * { fastify, request, reply }`) must be there when it loads: one missing
- * fails the plugin, and ready(), before the plugin runs.
- * @param {Core} core
+ * A plugin's name as Fastify (avvio) gives it in its errors: its declared
+ * name, the `name` of its options, its function's name, else its first
+ * two lines.
  * @param {Function} fn
- * @param {any} instance  the instance the plugin gets
- */
-function checkPluginDecorators (core, fn, instance) {
-  const meta = /** @type {any} */ (fn)[Symbol.for('plugin-meta')] ?? /** @type {any} */ (fn)[kPlugin]
-  const needs = meta?.decorators
-  if (needs === null || typeof needs !== 'object') return
-  const by = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
-  /** @type {[string, string, (name: string) => boolean][]} */
-  const kinds = [
-    ['fastify', 'Fastify', (name) => name in instance],
-    ['request', 'Request', (name) => instance.hasRequestDecorator(name)],
-    ['reply', 'Reply', (name) => instance.hasReplyDecorator(name)]
-  ]
-  for (const [key, where, has] of kinds) {
-    for (const name of needs[key] ?? []) {
-      if (!has(name)) throw core.error('HP_ERR_PLUGIN_MISSING_DECORATOR', String(name), by, where)
-    }
-  }
-}
-
-/**
- * A plugin's name as Fastify (avvio) gives it: its fastify-plugin name, the
- * `name` of its options, its function's name, else its first two lines.
- * @param {Function} fn
- * @param {Record<string, any>} opts
+ * @param {Record<string, any> | Function} opts
  */
 function pluginName (fn, opts) {
-  const meta = /** @type {any} */ (fn)[Symbol.for('plugin-meta')] ?? /** @type {any} */ (fn)[kPlugin]
-  if (typeof meta?.name === 'string' && meta.name !== '') return meta.name
-  if (typeof opts?.name === 'string' && opts.name !== '') return opts.name
+  const declared = declaredName(fn)
+  if (declared !== null) return declared
+  if (typeof opts === 'object' && typeof opts?.name === 'string' && opts.name !== '') return opts.name
   if (fn.name !== '') return fn.name
-  return fn.toString().split('\n').slice(0, 2).map((line) => line.trim()).join(' -- ')
+  return preview(fn)
 }
 
 /**
@@ -279,7 +306,13 @@ export async function doReady (core) {
   // (avvio) does: routes, hooks and plugins added in the turn that called
   // ready() or listen() (a test file's first tests) are still taken.
   await afterThisTurn()
-  await loadPlugins(core, core.root)
+  core.loadTree.start = Date.now()
+  try {
+    await loadPlugins(core, core.root)
+  } finally {
+    core.loadTree.end = Date.now()
+  }
+  await runReadyCallbacks(core, core.loadError)
   if (core.loadError !== null) throw core.loadError
   core.locked = true
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
@@ -293,9 +326,51 @@ export async function doReady (core) {
   core.injectEngine.setHandler(handler)
   core.inFlight.start()
   if (core.loadMonitor !== null) core.loadMonitor.start()
-  // an onReady hook is bounded by pluginTimeout too, as in Fastify
-  for (const hook of core.appHooks.onReady) await withTimeout(core.pluginTimeout, /** @type {() => unknown} */ (hook), () => hookTimeoutError(core, 'onReady', hook))
+  // each context's onReady hooks, then its children's (as onListen's); an
+  // onReady hook is bounded by pluginTimeout too, as in Fastify. Those
+  // added by an onReady hook are not run.
+  /** @type {(() => unknown)[]} */
+  const onReady = []
+  for (const ctx of core.allContexts) onReady.push(...ctx.onReady)
+  for (const hook of onReady) await withTimeout(core.pluginTimeout, hook, () => hookTimeoutError(core, 'onReady', hook))
   core.isReady = true
+}
+
+/**
+ * The onListen hooks, once the server listens: each context's own in the
+ * order they were added, then its children's, a context before the ones
+ * loaded after it (as Fastify walks its instances). One after the other, a
+ * hook that returns a promise (or takes done) holding the next; one that
+ * fails is logged and the next runs. Nobody waits for them.
+ * @param {Core} core
+ */
+export function runOnListen (core) {
+  /** @type {(() => unknown)[]} */
+  const hooks = []
+  for (const ctx of core.allContexts) hooks.push(...ctx.onListen)
+  let i = 0
+  /** @param {unknown} err */
+  const failed = (err) => {
+    core.logger?.error(err)
+    next()
+  }
+  const next = () => {
+    while (i < hooks.length) {
+      /** @type {any} */
+      let r
+      try {
+        r = hooks[i++]()
+      } catch (err) {
+        core.logger?.error(err)
+        continue
+      }
+      if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+        r.then(next, failed)
+        return
+      }
+    }
+  }
+  next()
 }
 
 /** @param {Core} core */

@@ -10,7 +10,7 @@ import { Reply } from '../reply/reply.js'
 import { ParserTable } from '../lifecycle/parsers/table.js'
 import { SchemaController } from '../routing/schema-controller.js'
 
-/** @typedef {{ fn: Function, opts: Record<string, any>, instance: any, after?: Function }} PendingPlugin */
+/** @typedef {{ fn: Function | PromiseLike<unknown> | { default: Function }, opts: Record<string, any> | ((instance: any) => Record<string, any>), instance: any, after?: Function }} PendingPlugin */
 /**
  * A not-found handler, with its own hooks and the context (and instance)
  * that set it, whose hooks run before them.
@@ -46,6 +46,11 @@ export class Context {
     this.onRoute = []
     /** @type {Function[]} */
     this.onRegister = []
+    /** @type {(() => unknown)[]} onListen hooks added here, bound to the instance that added them */
+    this.onListen = []
+    /** @type {(() => unknown)[]} onReady hooks added here, bound to the instance that added them */
+    this.onReady = []
+
     /** @type {Map<string | symbol, unknown>} */
     this.requestDecorators = new Map()
     /** @type {Map<string | symbol, unknown>} */
@@ -76,6 +81,10 @@ export class Context {
     this.replySerializer = null
     /** @type {Function | null} setSchemaErrorFormatter, or at the root the schemaErrorFormatter option */
     this.schemaErrorFormatter = null
+    /** @type {Function | null} setGenReqId's function, the requestIdHeader in front of it (core.requestIdFrom) */
+    this.genReqId = null
+    /** @type {Function | null} setChildLoggerFactory, or at the root the childLoggerFactory option */
+    this.childLoggerFactory = null
     /** @type {string | null} the `logLevel` this context's plugin was registered with */
     this.logLevel = null
     /** @type {Record<string, (value: any) => any> | null} the `logSerializers` this context's plugin was registered with */
@@ -92,6 +101,15 @@ export class Context {
     this.Reply = null
     /** @type {any} the instance whose methods act on this context */
     this.instance = null
+    /**
+     * Fastify's plugin name chain (`pluginName`): the name of the plugin
+     * that opened this context, then those of the plugin()-wrapped plugins
+     * loaded into it, in order
+     * @type {string[]}
+     */
+    this.pluginNames = parent === null ? ['hotpath'] : []
+    /** @type {string[]} the declared names (fastify-plugin's) of the plugins loaded here (hasPlugin) */
+    this.registeredPlugins = []
     /** @type {PendingPlugin[]} */
     this.pending = []
     this.draining = false
@@ -142,7 +160,7 @@ export class Context {
 
   /**
    * A setting made here or nearest up the chain, null for none.
-   * @param {'replySerializer'} kind
+   * @param {'replySerializer' | 'genReqId' | 'childLoggerFactory'} kind
    * @returns {Function | null}
    */
   findUp (kind) {
@@ -197,6 +215,17 @@ export class Context {
   ownParsers () {
     if (this.parsers === null) this.parsers = new ParserTable(this.findParsers())
     return this.parsers
+  }
+
+  /**
+   * Whether a plugin of this name was loaded here or in a parent (its
+   * declared name), or is in this context's name chain (Fastify's hasPlugin).
+   * @param {string} name
+   */
+  hasPlugin (name) {
+    if (this.pluginNames.includes(name)) return true
+    for (let c = /** @type {Context | null} */ (this); c !== null; c = c.parent) if (c.registeredPlugins.includes(name)) return true
+    return false
   }
 
   /**

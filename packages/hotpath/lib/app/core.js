@@ -4,7 +4,7 @@
 import { Context } from './context.js'
 import { checkSchemaErrorFormatter } from '../routing/route.js'
 import { createError, createFastifyError } from '../errors.js'
-import { createLogger, missingLoggerMethods, LOGGER_METHODS, FASTIFY_SERIALIZERS } from '../logger.js'
+import { createLogger, FASTIFY_SERIALIZERS, LOGGER_METHODS, missingLoggerMethods } from '../logger.js'
 import { compileTrust } from '../lifecycle/proxy.js'
 import { InFlight } from '../lifecycle/in-flight.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
@@ -14,8 +14,14 @@ import { InjectEngine } from '../engines/inject/index.js'
 import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
 import { normalizeOptions, httpOptions } from './options.js'
+import { loadNode } from './plugin-meta.js'
+import { isLogController } from '../log-controller.js'
+import { createRequire } from 'node:module'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { requestClass } from '../lifecycle/request.js'
+
+/** hotpath's own release (its package.json) */
+const HOTPATH_VERSION = /** @type {string} */ (createRequire(import.meta.url)('../../package.json').version)
 
 const DEFAULTS = {
   bodyLimit: 1024 * 1024,
@@ -39,6 +45,13 @@ const DEFAULTS = {
   // a database, short enough to be seen at start-up.
   pluginTimeout: 10_000
 }
+
+/**
+ * The Fastify release whose API (and own test suite) hotpath/fastify
+ * follows: what its app.version says, so that code and plugins comparing
+ * the version to a Fastify range see the API they get.
+ */
+export const FASTIFY_VERSION = '5.12.1'
 
 export class Core {
   /** @param {Record<string, any>} options */
@@ -147,28 +160,25 @@ export class Core {
         maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
         allowUnsafeRegex: options.allowUnsafeRegex ?? false,
         useSemicolonDelimiter: options.useSemicolonDelimiter ?? false
-      })
+      }),
+      requestIdHeader: requestIdHeader(options.requestIdHeader) ?? false
     })
     const format = options.logFormat
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
     /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */
     this.fastifyLogs = format === 'fastify'
+    const controller = options.logController
+    if (controller !== undefined && controller !== null && !isLogController(controller)) throw createError('HP_ERR_INVALID_OPTION', 'logController', 'expected a LogController (isLogDisabled, incomingRequest, requestCompleted, defaultErrorLog, routeNotFound)')
+    /**
+     * Fastify's logController: when set, a request's own lines (incoming,
+     * completed, the default handler's error, the default 404) are its to write
+     * @type {import('../log-controller.js').LogController | null}
+     */
+    this.logController = controller ?? null
     // loggerInstance: Fastify 5's name for a logger made elsewhere (a pino
-    // instance); `logger` takes one too, except with errorFormat 'fastify'
-    // (Fastify 5 takes only options there)
-    // an object with some of a logger's methods but not all is neither
-    const instance = options.loggerInstance
-    if (instance !== undefined && instance !== null) {
-      if (options.logger !== undefined && options.logger !== null && options.logger !== false) throw this.error('HP_ERR_LOGGER_AND_INSTANCE')
-      const missing = missingLoggerMethods(instance)
-      if (missing.length === LOGGER_METHODS.length) throw this.error('HP_ERR_LOGGER_INSTANCE', typeof instance)
-      if (missing.length > 0) throw this.error('HP_ERR_LOGGER_INVALID', missing.join(','))
-    } else if (options.logger !== null && typeof options.logger === 'object') {
-      const missing = missingLoggerMethods(options.logger)
-      if (missing.length > 0 && missing.length < LOGGER_METHODS.length) throw this.error('HP_ERR_LOGGER_INVALID', missing.join(','))
-      if (missing.length === 0 && this.fastifyErrors) throw this.error('HP_ERR_LOGGER_CONFIG')
-    }
-    this.logger = createLogger(instance ?? options.logger, this.fastifyLogs ? FASTIFY_SERIALIZERS : null)
+    // instance); Fastify's serializers for its lines, which a logController
+    // writes with the request and the reply themselves
+    this.logger = createLogger(this.checkLoggerOptions(options.logger, options.loggerInstance), this.fastifyLogs || this.logController !== null ? FASTIFY_SERIALIZERS : null)
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */
@@ -180,16 +190,15 @@ export class Core {
     /** the key of the request id on a request's log lines */
     this.requestIdLogLabel = label ?? 'reqId'
     let counter = 0
-    /** @type {(raw: any) => string} */
-    const genReqId = options.genReqId ?? (() => 'req-' + (++counter).toString(36))
     const idHeader = requestIdHeader(options.requestIdHeader)
+    /** the header a request id is taken from (Fastify's requestIdHeader), null for none */
+    this.requestIdHeader = idHeader
     /** @type {(raw: any) => string} the request id: the requestIdHeader's value when it has one, else genReqId's */
-    this.genReqId = idHeader === null
-      ? genReqId
-      : (raw) => {
-          const id = raw.headers[idHeader]
-          return typeof id === 'string' && id !== '' ? id : genReqId(raw)
-        }
+    this.genReqId = this.requestIdFrom(options.genReqId ?? (() => 'req-' + (++counter).toString(36)))
+    /** genReqId is the app's own: it is given node:http's IncomingMessage (request.raw) */
+    this.ownGenReqId = options.genReqId !== undefined
+    const factory = options.childLoggerFactory
+    if (factory !== undefined && typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'childLoggerFactory', 'expected a function')
     this.trustProxy = compileTrust(options.trustProxy)
     for (const key of ['frameworkErrors', 'rewriteUrl', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta']) {
       if (options[key] !== undefined && options[key] !== null && typeof options[key] !== 'function') throw createError('HP_ERR_INVALID_OPTION', key, 'expected a function')
@@ -233,6 +242,9 @@ export class Core {
     // Fastify's schemaController: where the root scope keeps its shared
     // schemas, and the builders of its validator and serializer compilers
     this.root.schemaController = buildSchemaController(null, options.schemaController, this.error.bind(this))
+    // Fastify's childLoggerFactory: what makes a request's logger, for
+    // every context that sets none of its own (setChildLoggerFactory)
+    this.root.childLoggerFactory = factory ?? null
     // Fastify's schemaErrorFormatter: the error a failed validation answers
     // with, for every route that sets none of its own
     if (options.schemaErrorFormatter !== undefined) this.root.schemaErrorFormatter = checkSchemaErrorFormatter(this, options.schemaErrorFormatter)
@@ -248,6 +260,14 @@ export class Core {
     // built-in JSON parser does with a __proto__ or constructor.prototype
     // key ('error', the default: 400; 'remove'; 'ignore')
     this.root.ownParsers().setDefaultJson(jsonParser(options.onProtoPoisoning ?? 'error', options.onConstructorPoisoning ?? 'error'))
+    /** @type {import('./plugin-meta.js').LoadNode} the plugins as they loaded, for printPlugins() */
+    this.loadTree = loadNode('root')
+    /** @type {{ instance: any, fn: Function }[]} ready(cb) called by plugins as they loaded */
+    this.readyCallbacks = []
+    /** @type {import('./plugin-meta.js').LoadNode} the node of the plugin loading now */
+    this.loadingNode = this.loadTree
+    /** what `app.version` names: hotpath's own release, or under hotpath/fastify the Fastify release it follows */
+    this.version = HOTPATH_VERSION
     /** @type {Context[]} every context, root first */
     this.allContexts = [this.root]
     // Created now, so app.server exists before listen(), as in Fastify.
@@ -270,7 +290,7 @@ export class Core {
     this.locked = false
     this.isReady = false
     /** @type {Record<string, Function[]>} */
-    this.appHooks = { onReady: [], onListen: [], preClose: [], onClose: [] }
+    this.appHooks = { preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */
     this.closePromise = null
     /** @type {import('node:net').AddressInfo | string | null} the address listened at (a path for a Unix socket) */
@@ -303,6 +323,53 @@ export class Core {
   error (code, ...args) {
     return this.fastifyErrors ? createFastifyError(code, ...args) : createError(code, ...args)
   }
+
+  /**
+   * The logger option to build from: `loggerInstance`, a logger made
+   * elsewhere, else `logger`, pino's options (or, on hotpath's own entry, a
+   * logger too). Refused: both at once, a loggerInstance that is no logger,
+   * and a logger that lacks some of the methods a request's logger needs;
+   * with errorFormat 'fastify', a logger given as `logger`, as Fastify 5.
+   * @param {unknown} logger
+   * @param {unknown} instance
+   * @returns {unknown}
+   */
+  checkLoggerOptions (logger, instance) {
+    if (logger && instance) throw this.error('HP_ERR_LOGGER_AND_INSTANCE')
+    if (instance) {
+      const missing = missingLoggerMethods(instance)
+      if (missing.length === LOGGER_METHODS.length) throw this.error('HP_ERR_LOGGER_INSTANCE', typeof instance)
+      if (missing.length > 0) throw this.error('HP_ERR_LOGGER_INVALID', missing.join(','))
+      return instance
+    }
+    if (logger !== null && typeof logger === 'object') {
+      const missing = missingLoggerMethods(logger)
+      if (missing.length === 0 && this.fastifyErrors) throw this.error('HP_ERR_LOGGER_CONFIG')
+      if (missing.length > 0 && missing.length < LOGGER_METHODS.length) throw this.error('HP_ERR_LOGGER_INVALID', missing.join(','))
+    }
+    return logger
+  }
+
+  /** a plugin is loading (its ready(cb) waits for the others) */
+  get loading () {
+    return this.loadingNode !== this.loadTree
+  }
+
+  /**
+   * A genReqId with the requestIdHeader in front of it, as Fastify wraps
+   * the option's and setGenReqId's: the header's value when the request
+   * has one, else fn(raw).
+   * @param {(raw: any) => string} fn
+   * @returns {(raw: any) => string}
+   */
+  requestIdFrom (fn) {
+    const header = this.requestIdHeader
+    if (header === null) return fn
+    return (raw) => {
+      const id = raw.headers[header]
+      return typeof id === 'string' && id !== '' ? id : fn(raw)
+    }
+  }
 }
 
 /**
@@ -312,7 +379,7 @@ export class Core {
  * @returns {string | null}
  */
 function requestIdHeader (option) {
-  if (option === undefined || option === false) return null
+  if (option === undefined || option === false || option === '') return null
   if (option === true) return 'request-id'
   if (typeof option === 'string' && option !== '') return option.toLowerCase()
   throw createError('HP_ERR_INVALID_OPTION', 'requestIdHeader', 'expected a header name or a boolean')

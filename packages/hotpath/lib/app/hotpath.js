@@ -11,7 +11,8 @@ import { createError } from '../errors.js'
 import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
-import { loadPlugins, doReady, doClose } from './boot.js'
+import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
+import { printLoadTree } from './plugin-meta.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
@@ -21,6 +22,11 @@ import { METHODS as NODE_METHODS } from 'node:http'
 export { Core }
 
 let warnedOverride = false
+/** built-in members a decorator may replace */
+/** @type {Set<string | symbol>} */
+const YIELDING_MEMBERS = new Set(['use'])
+/** app hooks that may be added until ready() has finished (from an onReady hook) */
+const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])
 const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'port', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
 const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
 
@@ -72,6 +78,14 @@ export class Hotpath {
     return address == null ? [] : [address]
   }
 
+  /**
+   * The release this app's API follows: hotpath's; under hotpath/fastify,
+   * the Fastify release it implements (Fastify's `version`).
+   */
+  get version () {
+    return this._core.version
+  }
+
   /** The options the app was created with, limits resolved (Fastify's initialConfig). */
   get initialConfig () {
     return this._core.initialConfig
@@ -109,8 +123,11 @@ export class Hotpath {
     const prefix = ctx.prefix
     // '' is a path only under a prefix (the prefix itself), as in Fastify
     if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
+    const fullUrl = joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash)
+    // as Fastify hands them to onRoute: `path` the same as `url`, and
+    // `routePath` the path as declared, before the prefix
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash), prefix }
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: fullUrl, path: fullUrl, routePath: options.url, prefix }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
@@ -284,7 +301,9 @@ export class Hotpath {
     // else by its [object Type]
     if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, fn === null || fn === undefined ? String(fn) : Object.prototype.toString.call(fn))
     checkAsyncHook(core, name, fn)
-    if (this._core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'addHook', ` (${name})`)
+    // an onReady hook may still add the app hooks that come later (onListen,
+    // preClose, onClose), as in Fastify; an onReady added then is not run
+    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'addHook', ` (${name})`)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
@@ -298,6 +317,9 @@ export class Hotpath {
       ctx.onRoute.push(fn)
     } else if (name === 'onRegister') {
       ctx.onRegister.push(fn)
+    } else if (name === 'onListen' || name === 'onReady') {
+      // run per context, after the parent's own, as Fastify runs them
+      ctx[name].push(adaptAppHook(name, fn, this))
     } else if (/** @type {readonly string[]} */ (APP_HOOKS).includes(name)) {
       this._core.appHooks[name].push(adaptAppHook(name, fn, this))
     } else {
@@ -316,6 +338,44 @@ export class Hotpath {
     if (!core.allowErrorHandlerOverride && this._ctx.errorHandlers.length > 0) throw core.error('HP_ERR_ERROR_HANDLER_SET')
     this._ctx.errorHandlers.push({ fn, instance: this })
     return this
+  }
+
+  /**
+   * The request ids of this context's routes (and its children's) come
+   * from fn(raw), given node:http's IncomingMessage, as Fastify's
+   * setGenReqId; the requestIdHeader, when set, still comes first.
+   * @param {(raw: import('node:http').IncomingMessage) => string} fn
+   */
+  setGenReqId (fn) {
+    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setGenReqId', 'expected a function')
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'genReqId')
+    this._ctx.genReqId = this._core.requestIdFrom(fn)
+    return this
+  }
+
+  /** The function this context's request ids come from (the requestIdHeader in front of it). */
+  get genReqId () {
+    return this._ctx.findUp('genReqId') ?? this._core.genReqId
+  }
+
+  /**
+   * The loggers of this context's requests are made by
+   * factory(logger, bindings, options, raw), called with the route's
+   * instance as `this`, as Fastify's setChildLoggerFactory: `bindings`
+   * holds the request id, `options` the route's logLevel and
+   * logSerializers; it returns the request's logger.
+   * @param {(this: any, logger: any, bindings: Record<string, unknown>, options: Record<string, unknown>, raw: import('node:http').IncomingMessage) => any} factory
+   */
+  setChildLoggerFactory (factory) {
+    if (typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setChildLoggerFactory', 'expected a function')
+    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'childLoggerFactory')
+    this._ctx.childLoggerFactory = factory
+    return this
+  }
+
+  /** The factory this context's request loggers are made by: the one set, else a child with the request id. */
+  get childLoggerFactory () {
+    return this._ctx.findUp('childLoggerFactory') ?? defaultChildLoggerFactory
   }
 
   /**
@@ -545,7 +605,9 @@ export class Hotpath {
    * @param {(string | symbol)[]} [dependencies]  decorators that must exist already
    */
   decorate (name, value, dependencies) {
-    if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
+    // the instance's own decorators may still be added by an onReady hook,
+    // as in Fastify; those of requests and replies are built into the routes
+    if (this._core.isReady) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
     if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
     const target = ownInstance(this)
@@ -627,15 +689,45 @@ export class Hotpath {
   /**
    * Queues a plugin; it loads at ready(), or when the returned value is
    * awaited (with everything queued before it).
-   * @param {Function | { default: Function }} fn
-   * @param {Record<string, any>} [opts]
+   * @param {Function | { default: Function } | PromiseLike<unknown>} fn
+   * @param {Record<string, any> | ((instance: any) => Record<string, any>)} [opts]
    */
   register (fn, opts = {}) {
     if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
-    const pluginFn = typeof fn === 'function' ? fn : fn?.default
-    if (typeof pluginFn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function')
-    this._ctx.pending.push({ fn: pluginFn, opts: typeof opts === 'function' ? opts(this) ?? {} : opts ?? {}, instance: ownInstance(this) })
+    const given = /** @type {any} */ (fn)
+    // a promise (an import()) is checked when it has settled, at load
+    const thenable = given !== null && typeof given === 'object' && typeof given.then === 'function'
+    if (typeof given !== 'function' && !thenable && typeof given?.default !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
+    // options given as a function are computed when the plugin loads
+    this._ctx.pending.push({ fn: given, opts: opts ?? {}, instance: ownInstance(this) })
     return this._loading()
+  }
+
+  /**
+   * Whether a plugin of this name was loaded into this context or a parent
+   * (its declared name: fastify-plugin's, plugin()'s), or opened this
+   * context, as Fastify's hasPlugin.
+   * @param {string} name
+   */
+  hasPlugin (name) {
+    return this._ctx.hasPlugin(name)
+  }
+
+  /**
+   * The plugins this instance's context went through, as Fastify's
+   * pluginName: the name of the plugin that opened it, then those of the
+   * plugin()-wrapped plugins loaded into it so far, joined by ' -> '.
+   */
+  get pluginName () {
+    return this._ctx.pluginNames.join(' -> ')
+  }
+
+  /**
+   * The plugins as they loaded, as a tree, with the milliseconds each took
+   * (itself and what it registered), as Fastify's printPlugins.
+   */
+  printPlugins () {
+    return printLoadTree(this._core.loadTree)
   }
 
   /**
@@ -675,9 +767,15 @@ export class Hotpath {
    */
   ready (callback) {
     const core = this._core
+    // ready(cb) from a plugin while the plugins load: cb(err) once they
+    // all have, before the onReady hooks, as avvio calls it
+    if (typeof callback === 'function' && core.loading) {
+      core.readyCallbacks.push({ instance: this, fn: callback })
+      return /** @type {Promise<this>} */ (/** @type {unknown} */ (undefined))
+    }
     if (core.readyPromise === null) core.readyPromise = doReady(core)
     const ready = core.readyPromise.then(() => this)
-    if (typeof callback === 'function') settleTo(ready, callback, this, false)
+    if (typeof callback === 'function') settleInOrder(ready, callback, this)
     return ready
   }
 
@@ -742,7 +840,9 @@ export class Hotpath {
       const url = typeof address === 'string' ? address : `${core.engineOptions.https ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       const text = typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`
       this.log.info(text)
-      for (const hook of core.appHooks.onListen) await hook()
+      // started, not waited for: an onListen hook does not hold listen(), and
+      // its failure is logged, as in Fastify
+      runOnListen(core)
       return url
     } catch (err) {
       if (core.address === null) core.listening = false
@@ -848,6 +948,18 @@ function ownInstance (instance) {
  */
 
 /**
+ * What a request's logger is when no childLoggerFactory is set: a child of
+ * the route's logger with the request id (the request path makes it
+ * without calling this).
+ * @param {any} logger
+ * @param {Record<string, unknown>} bindings
+ * @param {Record<string, unknown>} options
+ */
+function defaultChildLoggerFactory (logger, bindings, options) {
+  return logger.child(bindings, options)
+}
+
+/**
  * A hook given as a route option: a function, an array of them, or nothing
  * (undefined or null, as Fastify takes both).
  * @param {import('./core.js').Core} core
@@ -897,6 +1009,27 @@ function settleTo (promise, callback, self, withValue) {
     (value) => process.nextTick(() => withValue ? callback.call(self, null, value) : callback.call(self, null)),
     (err) => process.nextTick(() => callback.call(self, err))
   )
+}
+
+/**
+ * ready(cb): cb(null, instance) or cb(err) in the same turn as the promises
+ * of the ready() calls made before it, so that callbacks and promises settle
+ * in the order ready() was called, as in Fastify; a throw in cb is an
+ * exception of its own, not a rejection nobody handles.
+ * @param {Promise<any>} promise
+ * @param {Function} callback
+ * @param {any} self
+ */
+function settleInOrder (promise, callback, self) {
+  /** @param {unknown[]} args */
+  const call = (...args) => {
+    try {
+      callback.apply(self, args)
+    } catch (err) {
+      process.nextTick(() => { throw err })
+    }
+  }
+  promise.then((value) => call(null, value), (err) => call(err))
 }
 
 /**
@@ -952,6 +1085,9 @@ function requireDecorators (core, dependencies, has, name) {
 function isDeclared (instance, name) {
   for (let o = instance; o !== null; o = Object.getPrototypeOf(o)) {
     if (!Object.hasOwn(o, name)) continue
+    // the built-in use() gives way to a plugin's (@fastify/middie's,
+    // @fastify/express's): Fastify has none of its own
+    if (o === Hotpath.prototype && YIELDING_MEMBERS.has(name)) return false
     // an instance (the root or a plugin's) has its own _ctx; a class
     // prototype holds the built-in members
     return o === instance || !Object.hasOwn(o, '_ctx')

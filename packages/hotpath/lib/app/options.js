@@ -12,8 +12,6 @@ import { createError } from '../errors.js'
  */
 const NOT_IMPLEMENTED = {
   http2: [(v) => v === false, 'HTTP/2 is not implemented yet; hotpath serves HTTP/1.1 (with TLS through `https`)'],
-  logController: [() => false, 'the log level is set per route with `logLevel`'],
-  childLoggerFactory: [() => false, "a request's logger is the app logger's child with its request id"],
   compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way']
 }
 

@@ -69,7 +69,8 @@ export class CompatRequest extends Readable {
    */
   constructor (raw, owner) {
     super()
-    this.raw = raw
+    /** the engine's request record; not `raw`, which an IncomingMessage does not have */
+    this._record = raw
     this._hotpath = owner
     /** @type {Readable | null} the engine's body stream, taken on the first read */
     this.source = null
@@ -99,23 +100,23 @@ export class CompatRequest extends Readable {
     return guardedEmit(this, this._hotpath, event, args)
   }
 
-  get headers () { return this.raw.headers }
-  set headers (value) { this.raw.headers = value }
-  get rawHeaders () { return this.raw.rawHeaders }
-  get trailers () { return this.raw.trailers ?? {} }
-  get socket () { return this.raw.socket }
-  get connection () { return this.raw.socket }
-  get complete () { return this.raw.complete }
+  get headers () { return this._record.headers }
+  set headers (value) { this._record.headers = value }
+  get rawHeaders () { return this._record.rawHeaders }
+  get trailers () { return this._record.trailers ?? {} }
+  get socket () { return this._record.socket }
+  get connection () { return this._record.socket }
+  get complete () { return this._record.complete }
 
-  get body () { return this.raw.body }
-  set body (value) { this.raw.body = value }
+  get body () { return this._record.body }
+  set body (value) { this._record.body = value }
 
   /**
    * @param {number} ms
    * @param {() => void} [callback]
    */
   setTimeout (ms, callback) {
-    const socket = this.raw.socket
+    const socket = this._record.socket
     if (typeof socket.setTimeout === 'function') socket.setTimeout(ms, callback)
     return this
   }
@@ -126,7 +127,7 @@ export class CompatRequest extends Readable {
       source.resume()
       return
     }
-    const body = this.source = this.raw.bodyStream()
+    const body = this.source = this._record.bodyStream()
     // The engine hands out one stream per body (a preParsing hook's
     // payload is the same one). Read to its end by someone else (the
     // route's parser): ended for a late reader, as on node:http. Read in
@@ -148,7 +149,7 @@ export class CompatRequest extends Readable {
     // closed before this reader came (a preParsing hook held it while the
     // client went away): its events are past, its end is known
     if (body.closed) {
-      if (/** @type {any} */ (this.raw).aborted === true) {
+      if (/** @type {any} */ (this._record).aborted === true) {
         this.aborted = true
         this.destroy()
       } else {
@@ -179,7 +180,7 @@ export class CompatRequest extends Readable {
     // was consumed, or the client had gone): ended, or aborted.
     body.on('close', () => {
       if (settled) return
-      if (/** @type {any} */ (this.raw).aborted === true) {
+      if (/** @type {any} */ (this._record).aborted === true) {
         this.aborted = true
         this.destroy()
       } else {
@@ -199,7 +200,7 @@ export class CompatRequest extends Readable {
     if (this.destroyed) return
     // a body the route's parser read whole has ended, as node:http's
     // IncomingMessage has once its parser consumed it: 'close' alone
-    if (this.readableEnded || this.raw.bodyRead === true) {
+    if (this.readableEnded || this._record.bodyRead === true) {
       this.destroy()
       return
     }
@@ -215,7 +216,7 @@ export class CompatRequest extends Readable {
    */
   _destroy (err, callback) {
     if (this.source !== null && !this.source.destroyed) this.source.destroy()
-    if (!this.raw.complete && !this.keepSocket && typeof this.raw.socket.destroy === 'function') this.raw.socket.destroy()
+    if (!this._record.complete && !this.keepSocket && typeof this._record.socket.destroy === 'function') this._record.socket.destroy()
     callback(err)
   }
 }

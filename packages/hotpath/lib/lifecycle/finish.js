@@ -39,8 +39,13 @@ function onFinished (reply, error) {
     return
   }
   if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
-  if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
-    req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+  if (app.logController !== null) {
+    if (app.logger !== null) app.logController.requestCompleted(null, req, reply)
+  } else if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
+    // Fastify's line has no request (its "incoming request" line had it,
+    // through the app's `req` serializer); hotpath's one line names it
+    if (app.fastifyLogs) req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+    else req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
   }
 }
 
@@ -63,6 +68,11 @@ function abortSignal (req, reason) {
  * @param {import('./request.js').Request} req
  */
 export function logIncoming (req) {
+  const controller = req.route.app.logController
+  if (controller !== null) {
+    controller.incomingRequest(req, req.reply)
+    return
+  }
   const skip = req.route.app.skipRequestLog
   if (skip !== null && skip(req)) return
   // the request itself, as Fastify logs it: the logger's `req` serializer

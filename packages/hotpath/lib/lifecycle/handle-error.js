@@ -210,7 +210,16 @@ export function errorPayload (reply, err) {
   reply.statusCode = status
   const log = reply.request.log
   // With logging off, req.log is the shared no-op: build no log object.
-  if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status, reply.route.app.fastifyLogs)
+  // Fastify's error line is a request line: disableRequestLogging leaves it
+  // out (logFormat 'fastify'); hotpath's own always logs a failure
+  const app = reply.route.app
+  if (log === NOOP_LOGGER) {
+    // logging off: nothing to write
+  } else if (app.logController !== null) {
+    app.logController.defaultErrorLog(err, reply.request, reply)
+  } else if (status !== 404 && !(app.fastifyLogs && requestLogOff(app, reply.request))) {
+    logError(log, err, status, app.fastifyLogs, reply.request)
+  }
   const exposeAll = reply.route.app.exposeErrorMessages
   // A plain object thrown as the answer (a rate limiter's error response
   // builder makes one): with every message exposed, Fastify sends it as the
@@ -252,6 +261,15 @@ class NonErrorThrown extends Error {
 }
 
 /**
+ * disableRequestLogging says no request lines for this request.
+ * @param {import('../app/core.js').Core} app
+ * @param {import('./request.js').Request} req
+ */
+function requestLogOff (app, req) {
+  return !app.logRequests || (app.skipRequestLog !== null && app.skipRequestLog(req))
+}
+
+/**
  * A 5xx is the server's fault: the whole error at error level, with its
  * stack and causes (pino's err serializer). A 4xx is the client's: one info
  * line with what was refused, under `error`, not `err`: pino's serializer
@@ -263,11 +281,12 @@ class NonErrorThrown extends Error {
  * @param {unknown} err  an Error, or under errorFormat 'fastify' whatever was thrown
  * @param {number} status
  * @param {boolean} fastify
+ * @param {import('./request.js').Request} req  on Fastify's 5xx line, through the logger's `req` serializer
  */
-function logError (log, err, status, fastify) {
+function logError (log, err, status, fastify, req) {
   const e = /** @type {any} */ (err)
   if (fastify) {
-    if (status >= 500) log.error({ res: { statusCode: status }, err }, e?.message)
+    if (status >= 500) log.error({ req, res: { statusCode: status }, err }, e?.message)
     else log.info({ res: { statusCode: status }, err }, e?.message)
     return
   }

@@ -88,7 +88,13 @@ export class Request {
   }
 
   get id () {
-    if (this._id === undefined) this._id = this.route.app.genReqId(this._incoming)
+    if (this._id === undefined) {
+      const route = this.route
+      // an application's genReqId gets node:http's IncomingMessage, as in
+      // Fastify (built on wire and inject for the purpose); hotpath's own
+      // needs nothing from the request but the id header
+      this._id = route.genReqId(route.idFromRaw && this.reply !== null ? this.raw : this._incoming)
+    }
     return this._id
   }
 
@@ -96,10 +102,17 @@ export class Request {
     this._id = value
   }
 
+  /** @returns {import('pino').Logger} */
   get log () {
     if (this._log === undefined) {
-      const logger = this.route.logger
-      this._log = logger === null ? NOOP_LOGGER : logger.child({ [this.route.app.requestIdLogLabel]: this.id })
+      const route = this.route
+      const logger = route.logger
+      const made = route.childLoggerFactory === null ? null : route.childLogger(this)
+      if (made === null || made instanceof Error) this._log = logger === null ? NOOP_LOGGER : logger.child({ [route.app.requestIdLogLabel]: this.id })
+      else this._log = /** @type {import('pino').Logger} */ (made)
+      // what the factory returned is not a logger: the request fails, and
+      // its error is logged through the logger it would have had
+      if (made instanceof Error) throw made
     }
     return this._log
   }

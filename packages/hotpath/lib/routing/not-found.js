@@ -17,9 +17,12 @@ export function defaultNotFound (req) {
  * @param {import('../reply/reply.js').Reply} reply
  */
 export function fastifyNotFound (req, reply) {
-  // Fastify's line for it, at info, unless request logging is off for it
+  // and Fastify's line about it (logFormat 'fastify'), unless request
+  // logging is off for this request
   const app = req.route.app
-  if (app.fastifyLogs && app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
+  if (app.logController !== null) {
+    if (app.logger !== null) app.logController.routeNotFound(req, reply)
+  } else if (app.fastifyLogs && app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
     req.log.info(`Route ${req.method}:${req.url} not found`)
   }
   reply.code(404).send({ message: `Route ${req.method}:${req.url} not found`, error: 'Not Found', statusCode: 404 })

@@ -4,7 +4,7 @@
 // Request/Reply classes of its context.
 import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { adaptRequestHook } from '../lifecycle/callback-hooks.js'
-import { checkLogSerializers } from '../logger.js'
+import { checkLogSerializers, missingLoggerMethods, NOOP_LOGGER } from '../logger.js'
 import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, bodyContent, hasContent, SchemaCompiler } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
@@ -105,6 +105,29 @@ export class Route {
     this.logger = app.logger
     /** request.routeOptions, built by compile() @type {Record<string, any>} */
     this.requestOptions = options
+    /** @type {(raw: any) => string} the request id's source: the app's genReqId, or its plugin's (setGenReqId) */
+    this.genReqId = app.genReqId
+    /** genReqId is the application's own, given node:http's IncomingMessage (request.raw) */
+    this.idFromRaw = false
+    /** @type {Function | null} the childLoggerFactory its plugin (or the app) set; null: a child of `logger` */
+    this.childLoggerFactory = null
+    /** @type {Record<string, any>} what childLoggerFactory is given as its third argument: the route's level and serializers */
+    this.childLoggerOptions = {}
+  }
+
+  /**
+   * A request's logger made by the application's childLoggerFactory, as
+   * Fastify calls it: (logger, bindings, options, raw) with the instance
+   * of the route's plugin as `this`; what it returns must be a logger,
+   * else the error to fail the request with is returned.
+   * @param {import('../lifecycle/request.js').Request} request
+   */
+  childLogger (request) {
+    const factory = /** @type {Function} */ (this.childLoggerFactory)
+    const app = this.app
+    const log = factory.call(this.instance, app.logger ?? NOOP_LOGGER, { [app.requestIdLogLabel]: request.id }, this.childLoggerOptions, request.raw)
+    const missing = missingLoggerMethods(log)
+    return missing.length > 0 ? app.error('HP_ERR_LOGGER_INVALID', missing.join(',')) : log
   }
 
   /**
@@ -152,6 +175,13 @@ export class Route {
     this.logger = this.app.logger === null || (logLevel === null && serializers === null)
       ? this.app.logger
       : this.app.logger.child({}, { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) })
+    const ownId = ctx.findUp('genReqId')
+    this.genReqId = /** @type {(raw: any) => string} */ (ownId ?? this.app.genReqId)
+    this.idFromRaw = ownId !== null || this.app.ownGenReqId
+    this.childLoggerFactory = ctx.findUp('childLoggerFactory')
+    if (this.childLoggerFactory !== null) {
+      this.childLoggerOptions = { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) }
+    }
     // As Fastify shapes it: the limit that applies, and a config that is
     // always an object and names the route's url and method.
     this.handlerTimeout = opts.handlerTimeout ?? this.app.handlerTimeout
@@ -224,8 +254,10 @@ export class Route {
       }
     }
     /** Fastify's "incoming request" line (logFormat 'fastify') */
-    this.logIncoming = this.logger !== null && this.app.logRequests && this.app.fastifyLogs
-    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && this.app.logRequests) || this.handlerTimeout > 0
+    // (a logController decides on its own which requests it logs)
+    const controlled = this.app.logController !== null
+    this.logIncoming = this.logger !== null && (controlled || (this.app.logRequests && this.app.fastifyLogs))
+    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && (controlled || this.app.logRequests)) || this.handlerTimeout > 0
   }
 }
 

@@ -101,3 +101,15 @@ test('hotpath/fastify: an undeclared decorator throws with Fastify\'s code and m
   const app = Fastify()
   assert.throws(() => app.getDecorator('foo'), { code: 'FST_ERR_DEC_UNDECLARED', message: "No decorator 'foo' has been declared on instance." })
 })
+
+test('a plugin may decorate use() in place of the built-in middleware use(), once per context', async () => {
+  const app = hotpath()
+  app.register(async (scoped) => {
+    scoped.decorate('use', () => 'replaced')
+    assert.equal(/** @type {any} */ (scoped).use(), 'replaced')
+    assert.throws(() => scoped.decorate('use', () => 'again'), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
+  })
+  await app.ready()
+  // the parent keeps the built-in one
+  assert.throws(() => app.use(), { code: 'HP_ERR_INVALID_OPTION' })
+})

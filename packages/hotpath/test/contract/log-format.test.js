@@ -96,3 +96,72 @@ test("hotpath's own format is one line per request, errors as 'request failed'",
   for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
   assert.deepEqual(lines.map((l) => l.msg), ['request failed', 'request completed'])
 })
+
+test("Fastify's default 404 logs its line; disableRequestLogging leaves out Fastify's error lines, never hotpath's", async () => {
+  /** @type {any[]} */
+  const lines = []
+  const app = hotpath({ logFormat: 'fastify', errorFormat: 'fastify', logger: { level: 'info', stream: sink(lines) } })
+  assert.equal((await app.inject('/nope?x=1')).statusCode, 404)
+  for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => l.msg), ['incoming request', 'Route GET:/nope?x=1 not found', 'request completed'])
+
+  for (const [logFormat, expected] of /** @type {const} */ ([['fastify', []], ['hotpath', ['request failed']]])) {
+    /** @type {any[]} */
+    const quiet = []
+    const off = hotpath({ logFormat, disableRequestLogging: true, logger: { level: 'info', stream: sink(quiet) } })
+    off.get('/boom', () => { throw new Error('kaboom') })
+    off.get('/done', () => 'done')
+    assert.equal((await off.inject('/boom')).statusCode, 500)
+    assert.equal((await off.inject('/nope')).statusCode, 404)
+    assert.equal((await off.inject('/done')).statusCode, 200)
+    await sleep(10)
+    assert.deepEqual(quiet.map((l) => l.msg), expected, logFormat)
+  }
+})
+
+test("Fastify's lines: a 5xx names the request, the completion line does not (an app's own req serializer sees only requests)", async () => {
+  /** @type {any[]} */
+  const lines = []
+  /** @type {any[]} */
+  const serialized = []
+  const app = hotpath({
+    logFormat: 'fastify',
+    logger: { level: 'info', stream: sink(lines), serializers: { req: (r) => { serialized.push(typeof r.socket); return { method: r.method, url: r.url } } } }
+  })
+  app.get('/boom', () => { throw new Error('kaboom') })
+  assert.equal((await app.inject('/boom')).statusCode, 500)
+  for (let i = 0; i < 200 && !lines.some((x) => x.msg === 'request completed'); i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => [l.msg, l.req]), [
+    ['incoming request', { method: 'GET', url: '/boom' }],
+    ['kaboom', { method: 'GET', url: '/boom' }],
+    ['request completed', undefined]
+  ])
+  assert.deepEqual(serialized, ['object', 'object'])
+})
+
+test("logController: a request's own lines are the controller's to write, at Fastify's points", async () => {
+  const { LogController } = await import('../../lib/fastify.js')
+  /** @type {any[]} */
+  const lines = []
+  /** @type {string[]} */
+  const asked = []
+  class Quiet extends LogController {
+    /** @param {any} req */
+    isLogDisabled (req) { asked.push(req.url); return req.url === '/quiet' }
+    /** @param {any} error @param {any} request @param {any} reply */
+    requestCompleted (error, request, reply) {
+      if (!this.isLogDisabled(request)) reply.log.info({ status: reply.statusCode }, 'finished')
+    }
+  }
+  const app = hotpath({ errorFormat: 'fastify', logController: new Quiet(), logger: { level: 'info', stream: sink(lines) } })
+  app.get('/quiet', () => 'shh')
+  app.get('/boom', () => { throw new Error('kaboom') })
+  assert.equal((await app.inject('/quiet')).statusCode, 200)
+  assert.equal((await app.inject('/boom')).statusCode, 500)
+  assert.equal((await app.inject('/nope')).statusCode, 404)
+  for (let i = 0; i < 200 && lines.filter((x) => x.msg === 'finished').length < 2; i++) await sleep(5)
+  assert.deepEqual(lines.map((l) => l.msg), ['incoming request', 'kaboom', 'finished', 'incoming request', 'Route GET:/nope not found', 'finished'])
+  assert.equal(lines[2].status, 500)
+  assert.ok(asked.includes('/quiet'))
+  assert.throws(() => hotpath({ logController: /** @type {any} */ ({}) }), { code: 'HP_ERR_INVALID_OPTION' })
+})

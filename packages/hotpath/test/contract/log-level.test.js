@@ -64,6 +64,8 @@ test('a logLevel that is not a level is refused at once on a route, and at ready
   const app = hotpath()
   assert.throws(() => app.get('/', { logLevel: 'verbose' }, () => 'ok'), { code: 'HP_ERR_ROUTE_LOG_LEVEL', message: "Route GET:/ has an invalid logLevel: 'verbose'" })
   assert.throws(() => app.get('/', { logLevel: 30 }, () => 'ok'), { code: 'HP_ERR_ROUTE_LOG_LEVEL' })
+  // null is no level of its own, as in Fastify
+  app.get('/none', { logLevel: null }, () => 'ok')
   app.register(async () => {}, { logLevel: 'loud' })
   await assert.rejects(app.ready(), { code: 'HP_ERR_INVALID_OPTION', message: /logLevel/ })
 })

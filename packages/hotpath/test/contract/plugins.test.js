@@ -10,7 +10,7 @@ eachMode('plugins and encapsulation', (mode) => {
   const registered = []
   before(async () => {
     s = await setup(mode, async (app) => {
-      app.decorate('version', '1.0')
+      app.decorate('apiVersion', '1.0')
       app.decorateRequest('user', null)
       app.decorateReply('ok', function (/** @type {any} */ data) { return this.send({ ok: true, data }) })
       app.addHook('onRegister', (/** @type {any} */ instance) => { registered.push(instance.prefix) })
@@ -27,7 +27,7 @@ eachMode('plugins and encapsulation', (mode) => {
         child.decorateRequest('tenant', 'acme')
         child.addHook('onRequest', (req, reply) => { reply.header('x-child', 'yes') })
         child.get('/', function (req) {
-          return { version: this.version, db: this.db.name, childOnly: this.childOnly, tenant: /** @type {any} */ (req).tenant, user: /** @type {any} */ (req).user }
+          return { version: this.apiVersion, db: this.db.name, childOnly: this.childOnly, tenant: /** @type {any} */ (req).tenant, user: /** @type {any} */ (req).user }
         })
         child.register(async (grand) => {
           grand.get('/deep', (req, reply) => /** @type {any} */ (reply).ok(/** @type {any} */ (req).tenant))

@@ -45,9 +45,9 @@ test('the options in the types are the ones the runtime reads', () => {
   const app = runtime.default()
   assert.equal(typeof app.inject, 'function')
   assert.deepEqual(propsOf('HotpathOptions'), [
-    'ajv', 'allowErrorHandlerOverride', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
+    'ajv', 'allowErrorHandlerOverride', 'allowUnsafeRegex', 'bodyLimit', 'caseSensitive', 'childLoggerFactory', 'closeGraceTimeout', 'disableRequestLogging', 'engine', 'errorFormat', 'exposeErrorMessages', 'exposeHeadRoutes',
     'forceCloseConnections', 'genReqId', 'headersTimeout', 'https', 'ignoreDuplicateSlashes', 'ignoreTrailingSlash', 'jsonDepthLimit', 'keepAliveTimeout',
-    'load', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
+    'load', 'logController', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'replyFormat', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
     'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
     'connectionTimeout', 'handlerTimeout', 'http', 'return503OnClosing', 'serverFactory',
