@@ -59,7 +59,7 @@ export const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace
  */
 export function missingLoggerMethods (value) {
   const v = /** @type {any} */ (value)
-  if (v === null || typeof v !== 'object') return LOGGER_METHODS
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return LOGGER_METHODS
   return LOGGER_METHODS.filter((m) => typeof v[m] !== 'function')
 }
 
@@ -106,21 +106,6 @@ export function checkLogSerializers (serializers) {
     throw createError('HP_ERR_INVALID_OPTION', 'logSerializers', 'expected an object of functions')
   }
   return /** @type {Record<string, (value: any) => any>} */ (serializers)
-}
-
-/** the methods a request's logger is called through */
-export const LOGGER_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
-
-/**
- * The methods a logger lacks, of those a request's logger needs (all of
- * them for what is not an object).
- * @param {unknown} logger
- * @returns {string[]}
- */
-export function missingLoggerMethods (logger) {
-  const l = /** @type {any} */ (logger)
-  if (l === null || (typeof l !== 'object' && typeof l !== 'function')) return LOGGER_METHODS
-  return LOGGER_METHODS.filter((m) => typeof l[m] !== 'function')
 }
 
 /** pino's levels, and 'silent' */

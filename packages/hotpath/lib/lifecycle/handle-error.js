@@ -177,7 +177,7 @@ export function defaultErrorHandler (err, req, reply) {
       const status = errorStatus(reply, err)
       reply.statusCode = status
       const log = reply.request.log
-      if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status, true)
+      if (log !== NOOP_LOGGER && status !== 404) logError(log, err, status, true, reply.request)
       reply.send(err)
       return
     }
