@@ -672,8 +672,6 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   bodyLimit?: number
   /** ms from the request's arrival to its answer before the error path answers 503 (overrides the app's `handlerTimeout`; an integer > 0). */
   handlerTimeout?: number
-  /** This route's error handler (instead of the nearest setErrorHandler()). */
-  errorHandler?: ErrorHandler
   /** A GET route answers HEAD through a HEAD route of its own (default: the app's `exposeHeadRoutes`). */
   exposeHeadRoute?: boolean
   /** For a route declared as '/' inside a prefix: answer '/prefix' and '/prefix/' ('both', the default), or only one. */
@@ -686,8 +684,6 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   logSerializers?: Record<string, (value: any) => unknown>
   /** A failed validation reaches the handler as `req.validationError` instead of answering 400. */
   attachValidation?: boolean
-  /** This route's error handler (wins over its context's). */
-  errorHandler?: ErrorHandler
   /** This route's validation error builder (wins over setSchemaErrorFormatter and the app's option). */
   schemaErrorFormatter?: SchemaErrorFormatter
   /** This route's validator compiler (wins over setValidatorCompiler). */
