@@ -1017,6 +1017,8 @@ export interface HotpathInstance extends RouteMethods {
   use(errorMiddleware: ErrorMiddleware): this
   use(path: string, errorMiddleware: ErrorMiddleware): this
 
+  /** The error handler in force here: the nearest setErrorHandler() up the plugin chain, else the default; a route's own errorHandler calls it to hand an error on. */
+  readonly errorHandler: ErrorHandler
   setErrorHandler(handler: ErrorHandler): this
   setNotFoundHandler(handler: NotFoundHandler): this
   /** With hooks of its own, run after the context's (Fastify's two). */

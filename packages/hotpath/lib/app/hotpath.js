@@ -11,6 +11,7 @@ import { createError } from '../errors.js'
 import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
+import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
 import { printLoadTree } from './plugin-meta.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
@@ -326,6 +327,18 @@ export class Hotpath {
       throw core.error('HP_ERR_HOOK_NOT_SUPPORTED', name)
     }
     return this
+  }
+
+  /**
+   * The error handler in force in this context: the nearest setErrorHandler()
+   * up the plugin chain, else the default (Fastify's fastify.errorHandler).
+   * A route's own `errorHandler` calls it to hand an error on, as
+   * @fastify/static's does; what it sends goes down the chain as usual.
+   * @returns {Function}
+   */
+  get errorHandler () {
+    const chain = this._ctx.errorHandlerChain()
+    return chain.length > 0 ? chain[0].fn : defaultErrorHandler
   }
 
   /** @param {Function} fn */

@@ -302,3 +302,35 @@ test('errorFormat \'fastify\' with exposeErrorMessages off masks a thrown non-Er
   assert.equal(res.statusCode, 500)
   assert.deepEqual(res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
 })
+
+eachMode("app.errorHandler: a route's own errorHandler hands an error on to its context's", (mode) => {
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let s
+  before(async () => {
+    s = await setup(mode, (app) => {
+      // no setErrorHandler at the root: app.errorHandler is the default one
+      app.get('/default', { errorHandler: (err, req, reply) => app.errorHandler(err, req, reply) }, () => {
+        throw Object.assign(new Error('not yours'), { statusCode: 403 })
+      })
+      app.register(async (child) => {
+        child.setErrorHandler((err, _req, reply) => { reply.code(418).send({ by: 'context', message: err.message }) })
+        child.get('/context', { errorHandler: (err, req, reply) => child.errorHandler(err, req, reply) }, () => {
+          throw new Error('boom')
+        })
+      })
+    })
+  })
+  after(() => s.close())
+
+  test('with no handler set, the default answers with the error status', async () => {
+    const res = await s.request('/default')
+    assert.equal(res.statusCode, 403)
+    assert.equal(res.json().error, 'Forbidden')
+  })
+
+  test("the context's setErrorHandler() answers", async () => {
+    const res = await s.request('/context')
+    assert.equal(res.statusCode, 418)
+    assert.deepEqual(res.json(), { by: 'context', message: 'boom' })
+  })
+})
