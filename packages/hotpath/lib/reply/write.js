@@ -117,11 +117,6 @@ function writeStreamed (reply, payload, kind) {
   }
   if (kind === KIND_RESPONSE) {
     const response = /** @type {Response} */ (payload)
-    // a body someone read, or holds a reader on, cannot be sent
-    if (response.bodyUsed || (response.body !== null && response.body.locked)) {
-      handleError(reply, reply.route.app.error(response.bodyUsed ? 'HP_ERR_RESPONSE_BODY_USED' : 'HP_ERR_STREAM_LOCKED'))
-      return
-    }
     reply.statusCode = response.status
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') reply.header(name, value)
@@ -134,10 +129,6 @@ function writeStreamed (reply, payload, kind) {
     }
     stream = Readable.fromWeb(/** @type {any} */ (response.body))
   } else if (kind === KIND_WEB_STREAM) {
-    if (payload.locked) {
-      handleError(reply, reply.route.app.error('HP_ERR_STREAM_LOCKED'))
-      return
-    }
     stream = Readable.fromWeb(payload)
   } else {
     stream = payload
