@@ -183,3 +183,21 @@ export function listenArgs (opts) {
   if (opts.path != null) return { path: opts.path, backlog: opts.backlog }
   return { port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }
 }
+
+/**
+ * Listens `server` (a node:net server or one made like it) at the app's
+ * listen options; resolves with its address, rejects with its error.
+ * @param {any} server
+ * @param {{ port?: number, host?: string, path?: string, backlog?: number }} opts
+ * @returns {Promise<any>}
+ */
+export function listenServer (server, opts) {
+  return new Promise((resolve, reject) => {
+    const onError = (/** @type {Error} */ err) => reject(err)
+    server.once('error', onError)
+    server.listen(listenArgs(opts), () => {
+      server.removeListener('error', onError)
+      resolve(server.address())
+    })
+  })
+}

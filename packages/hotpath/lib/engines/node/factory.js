@@ -5,7 +5,7 @@
 // reach the core as a request/response pair made elsewhere do
 // (../foreign.js); `req.raw` and `reply.raw` are the objects the server
 // made. close() closes the server only if listen() opened it.
-import { listenArgs } from '../engine.js'
+import { listenServer } from '../engine.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { foreignRequest, foreignResponse } from '../foreign.js'
 
@@ -41,16 +41,10 @@ export function createFactoryEngine (options, factory, appOptions) {
     setHandler (h) {
       handler = h
     },
-    listen (opts) {
-      return new Promise((resolve, reject) => {
-        const onError = (/** @type {Error} */ err) => reject(err)
-        server.once('error', onError)
-        server.listen(listenArgs(opts), () => {
-          server.removeListener('error', onError)
-          opened = true
-          resolve(server.address())
-        })
-      })
+    async listen (opts) {
+      const address = await listenServer(server, opts)
+      opened = true
+      return address
     },
     close () {
       state.closing = true

@@ -7,7 +7,7 @@
 import http from 'node:http'
 import { isValidHost } from '../host.js'
 import { loadModule } from '../../require.js'
-import { listenArgs } from '../engine.js'
+import { listenServer } from '../engine.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse } from './response.js'
@@ -198,14 +198,7 @@ export function createNodeEngine (options) {
       })
     },
     listen (opts) {
-      return new Promise((resolve, reject) => {
-        const onError = (/** @type {Error} */ err) => reject(err)
-        server.once('error', onError)
-        server.listen(listenArgs(opts), () => {
-          server.removeListener('error', onError)
-          resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
-        })
-      })
+      return listenServer(server, opts)
     },
     close () {
       state.closing = true

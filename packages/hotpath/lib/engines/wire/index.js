@@ -10,7 +10,7 @@ import { P_HEAD, P_IDLE } from './states.js'
 import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
-import { listenArgs } from '../engine.js'
+import { listenServer } from '../engine.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -144,17 +144,10 @@ export class WireEngine {
    * @param {{ port?: number, host?: string, backlog?: number }} opts
    * @returns {Promise<import('node:net').AddressInfo>}
    */
-  listen (opts = {}) {
-    return new Promise((resolve, reject) => {
-      const server = this.server
-      const onErr = (/** @type {Error} */ err) => reject(err)
-      server.once('error', onErr)
-      server.listen(listenArgs(opts), () => {
-        server.removeListener('error', onErr)
-        this.startTimer()
-        resolve(/** @type {import('node:net').AddressInfo} */ (server.address()))
-      })
-    })
+  async listen (opts = {}) {
+    const address = await listenServer(this.server, opts)
+    this.startTimer()
+    return address
   }
 
   /** Destroys the connections with no request in progress (node:http's server.closeIdleConnections). */
