@@ -107,13 +107,13 @@ export class Hotpath {
     // leave out its leading one ('items' is '/v1/items'), as in Fastify
     if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
-    if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
+    if (typeof options.handler !== 'function') throw core.error('HP_ERR_ROUTE_MISSING_HANDLER', methods.join(','), options.url)
     if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
     for (const m of methods) {
-      if (typeof m !== 'string') throw createError('HP_ERR_INVALID_ROUTE', `Provided method is invalid! expected a method name, got ${String(m)}`)
-      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `${m} method is not supported. addHttpMethod() adds it`)
+      if (typeof m !== 'string') throw core.error('HP_ERR_ROUTE_METHOD_INVALID', String(m))
+      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_METHOD_NOT_SUPPORTED', m)
       // a body schema on a method whose bodies are never parsed would never run
-      if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
+      if (options.schema?.body && core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_BODY_SCHEMA', m, options.url)
     }
     const handlerTimeout = options.handlerTimeout
     if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
