@@ -115,6 +115,7 @@ export class Hotpath {
       // a body schema on a method whose bodies are never parsed would never run
       if (options.schema?.body && core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_BODY_SCHEMA', m, options.url)
     }
+    if (options.childLoggerFactory !== undefined && options.childLoggerFactory !== null && typeof options.childLoggerFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'childLoggerFactory', 'expected a function')
     const handlerTimeout = options.handlerTimeout
     if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
     // null: the app's level, as no logLevel

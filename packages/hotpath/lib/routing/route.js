@@ -109,7 +109,7 @@ export class Route {
     this.genReqId = app.genReqId
     /** genReqId is the application's own, given node:http's IncomingMessage (request.raw) */
     this.idFromRaw = false
-    /** @type {Function | null} the childLoggerFactory its plugin (or the app) set; null: a child of `logger` */
+    /** @type {Function | null} the route's childLoggerFactory option, else the one its plugin (or the app) set; null: a child of `logger` */
     this.childLoggerFactory = null
     /** @type {Record<string, any>} what childLoggerFactory is given as its third argument: the route's level and serializers */
     this.childLoggerOptions = {}
@@ -178,7 +178,8 @@ export class Route {
     const ownId = ctx.findUp('genReqId')
     this.genReqId = /** @type {(raw: any) => string} */ (ownId ?? this.app.genReqId)
     this.idFromRaw = ownId !== null || this.app.ownGenReqId
-    this.childLoggerFactory = ctx.findUp('childLoggerFactory')
+    // the route's own childLoggerFactory option, else its plugin's (Fastify's)
+    this.childLoggerFactory = typeof opts.childLoggerFactory === 'function' ? opts.childLoggerFactory : ctx.findUp('childLoggerFactory')
     if (this.childLoggerFactory !== null) {
       this.childLoggerOptions = { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) }
     }
