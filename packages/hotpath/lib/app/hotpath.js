@@ -906,6 +906,10 @@ export class Hotpath {
    */
   inject (options, callback) {
     if (options === undefined && callback === undefined) return new InjectChain((/** @type {any} */ opts, /** @type {any} */ cb) => this.inject(opts, cb))
+    // a method no HTTP parser would hand the app is refused at the call,
+    // callback or not, as light-my-request refuses it
+    const method = options !== null && typeof options === 'object' ? options.method : undefined
+    if (method !== undefined && (typeof method !== 'string' || !NODE_METHODS.includes(method.toUpperCase()))) throw createError('HP_ERR_INVALID_OPTION', 'method', `${JSON.stringify(method)} is not a method Node.js parses`)
     // once close() has begun, an injected request is refused rather than
     // answered 503, as Fastify refuses it
     const result = this._core.closePromise !== null

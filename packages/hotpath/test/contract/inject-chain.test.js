@@ -11,6 +11,13 @@ function echoApp () {
   return app
 }
 
+test('inject() refuses a method Node.js does not parse at the call, callback or not', () => {
+  const app = echoApp()
+  assert.throws(() => app.inject({ method: 'UNKNOWN_METHOD', url: '/' }, () => {}), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.throws(() => app.inject({ method: /** @type {any} */ (7), url: '/' }), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.equal(typeof app.inject({ method: 'get', url: '/' }).then, 'function')
+})
+
 test('inject() chained: method and url, headers, query, cookies and payload, sent by end()', async () => {
   const app = echoApp()
   const res = await app.inject().post('/echo').headers({ 'x-test': 'yes' }).query({ a: '1' }).cookies({ c: 'd' }).payload({ n: 1 }).end()
