@@ -304,7 +304,10 @@ export class Hotpath {
     checkAsyncHook(core, name, fn)
     // an onReady hook may still add the app hooks that come later (onListen,
     // preClose, onClose), as in Fastify; an onReady added then is not run
-    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'addHook', ` (${name})`)
+    // a request hook added by an onReady hook (the routes are compiled, the
+    // app is not ready yet) is refused apart, as Fastify's plugin loader
+    // refuses it
+    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error(core.isReady || STARTUP_HOOKS.has(name) ? 'HP_ERR_HOOK_AFTER_READY' : 'HP_ERR_HOOK_WHILE_READY', 'addHook', ` (${name})`)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
