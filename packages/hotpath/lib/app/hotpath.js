@@ -6,7 +6,7 @@ import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
 /** @typedef {import('./context.js').Context} Context */
-import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
@@ -285,7 +285,7 @@ export class Hotpath {
    */
   printRoutes (options = {}) {
     const opts = { ...options }
-    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...REQUEST_HOOKS]
+    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...LISTED_REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...LISTED_REQUEST_HOOKS]
     return this._core.routes.print(opts)
   }
 

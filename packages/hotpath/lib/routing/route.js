@@ -8,6 +8,7 @@ import { checkLogSerializers, missingLoggerMethods, NOOP_LOGGER } from '../logge
 import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, bodyContent, hasContent, SchemaCompiler } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
+import { headRouteOnSendHandler } from './head-route.js'
 
 /** @type {import('./schema.js').ValidationErrors} */
 const NO_FORMATTER = { formatter: null, fastify: false }
@@ -42,6 +43,8 @@ export class Route {
     /** @type {Function[] | null} */ this.onError = null
     /** @type {Function[] | null} */ this.onTimeout = null
     /** @type {Function[] | null} */ this.onRequestAbort = null
+    /** the HEAD route made from a GET route (exposeHeadRoute): its onSend hooks end with headRouteOnSendHandler */
+    this.autoHead = false
     this.parseBody = false
     /** a request must have a body and a Content-Type (QUERY, RFC 10008 §2) */
     this.contentRequired = false
@@ -153,6 +156,7 @@ export class Route {
           list.push(adaptRequestHook(name, fn, this.app.fastifyErrors))
         }
       }
+      if (name === 'onSend' && this.autoHead) list.push(headRouteOnSendHandler)
       self[name] = list.length === 0 ? null : list
     }
     this.errorHandlers = ctx.errorHandlerChain()
