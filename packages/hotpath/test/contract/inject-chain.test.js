@@ -18,6 +18,13 @@ test('inject() refuses a method Node.js does not parse at the call, callback or 
   assert.equal(typeof app.inject({ method: 'get', url: '/' }).then, 'function')
 })
 
+test('inject() gives a request light-my-request\'s default Host and User-Agent unless it sets its own', async () => {
+  const app = hotpath()
+  app.get('/h', (req) => ({ host: req.headers.host, ua: req.headers['user-agent'] }))
+  assert.deepEqual((await app.inject('/h')).json(), { host: 'localhost:80', ua: 'lightMyRequest' })
+  assert.deepEqual((await app.inject({ url: '/h', headers: { 'user-agent': 'mine' } })).json(), { host: 'localhost:80', ua: 'mine' })
+})
+
 test('inject() chained: method and url, headers, query, cookies and payload, sent by end()', async () => {
   const app = echoApp()
   const res = await app.inject().post('/echo').headers({ 'x-test': 'yes' }).query({ a: '1' }).cookies({ c: 'd' }).payload({ n: 1 }).end()
