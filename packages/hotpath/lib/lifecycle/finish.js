@@ -3,7 +3,7 @@
 // onRequestAbort and later sends ignored when the client went away first;
 // onTimeout and a 503 when the request timeout passes unanswered.
 import { createError } from '../errors.js'
-import { runDetached, markDone, isThenable } from './kernel.js'
+import { runDetached, markDone, isThenable, EmptyRejection } from './kernel.js'
 import { handleError } from './handle-error.js'
 
 /**
@@ -70,7 +70,7 @@ function runResponseHooks (reply, i) {
     }
     if (isThenable(r)) {
       const next = i + 1
-      r.then(() => runResponseHooks(reply, next), (err) => logCompleted(reply, err ?? new Error('A hook rejected without an error')))
+      r.then(() => runResponseHooks(reply, next), (err) => logCompleted(reply, err || new EmptyRejection()))
       return
     }
   }
