@@ -682,6 +682,8 @@ export interface RouteShorthandOptions<G extends RouteGeneric = {}> {
   logLevel?: LogLevel | (string & {})
   /** pino serializers for the lines its requests log, merged over its plugins' (Fastify's logSerializers). */
   logSerializers?: Record<string, (value: any) => unknown>
+  /** what makes its requests' loggers, in place of its plugin's (setChildLoggerFactory). */
+  childLoggerFactory?: ChildLoggerFactory
   /** A failed validation reaches the handler as `req.validationError` instead of answering 400. */
   attachValidation?: boolean
   /** This route's validation error builder (wins over setSchemaErrorFormatter and the app's option). */

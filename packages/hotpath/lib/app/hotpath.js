@@ -6,7 +6,7 @@ import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
 /** @typedef {import('./context.js').Context} Context */
-import { APP_HOOKS, REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
@@ -108,14 +108,15 @@ export class Hotpath {
     // leave out its leading one ('items' is '/v1/items'), as in Fastify
     if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
     if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
-    if (typeof options.handler !== 'function') throw createError('HP_ERR_INVALID_ROUTE', `${methods.join(',')} ${options.url} has no handler function`)
+    if (typeof options.handler !== 'function') throw core.error('HP_ERR_ROUTE_MISSING_HANDLER', methods.join(','), options.url)
     if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
     for (const m of methods) {
-      if (typeof m !== 'string') throw createError('HP_ERR_INVALID_ROUTE', `Provided method is invalid! expected a method name, got ${String(m)}`)
-      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `${m} method is not supported. addHttpMethod() adds it`)
+      if (typeof m !== 'string') throw core.error('HP_ERR_ROUTE_METHOD_INVALID', String(m))
+      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_METHOD_NOT_SUPPORTED', m)
       // a body schema on a method whose bodies are never parsed would never run
-      if (options.schema?.body && core.bodylessMethods.has(m)) throw createError('HP_ERR_INVALID_ROUTE', `Body validation schema for ${m}:${options.url} route is not supported! ${m} request bodies are not parsed`)
+      if (options.schema?.body && core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_BODY_SCHEMA', m, options.url)
     }
+    if (options.childLoggerFactory !== undefined && options.childLoggerFactory !== null && typeof options.childLoggerFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'childLoggerFactory', 'expected a function')
     const handlerTimeout = options.handlerTimeout
     if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
     // null: the app's level, as no logLevel
@@ -285,7 +286,7 @@ export class Hotpath {
    */
   printRoutes (options = {}) {
     const opts = { ...options }
-    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...REQUEST_HOOKS]
+    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...LISTED_REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...LISTED_REQUEST_HOOKS]
     return this._core.routes.print(opts)
   }
 
@@ -304,7 +305,10 @@ export class Hotpath {
     checkAsyncHook(core, name, fn)
     // an onReady hook may still add the app hooks that come later (onListen,
     // preClose, onClose), as in Fastify; an onReady added then is not run
-    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'addHook', ` (${name})`)
+    // a request hook added by an onReady hook (the routes are compiled, the
+    // app is not ready yet) is refused apart, as Fastify's plugin loader
+    // refuses it
+    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error(core.isReady || STARTUP_HOOKS.has(name) ? 'HP_ERR_HOOK_AFTER_READY' : 'HP_ERR_HOOK_WHILE_READY', 'addHook', ` (${name})`)
     const ctx = this._ctx
     if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
       // a hook written with done(), as in Fastify, is adapted once here
@@ -918,6 +922,10 @@ export class Hotpath {
    */
   inject (options, callback) {
     if (options === undefined && callback === undefined) return new InjectChain((/** @type {any} */ opts, /** @type {any} */ cb) => this.inject(opts, cb))
+    // a method no HTTP parser would hand the app is refused at the call,
+    // callback or not, as light-my-request refuses it
+    const method = options !== null && typeof options === 'object' ? options.method : undefined
+    if (method !== undefined && (typeof method !== 'string' || !NODE_METHODS.includes(method.toUpperCase()))) throw createError('HP_ERR_INVALID_OPTION', 'method', `${JSON.stringify(method)} is not a method Node.js parses`)
     // once close() has begun, an injected request is refused rather than
     // answered 503, as Fastify refuses it
     const result = this._core.closePromise !== null

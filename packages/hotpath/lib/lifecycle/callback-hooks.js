@@ -5,6 +5,7 @@
 // route without callback hooks pays nothing. A done() called before the hook
 // returns continues synchronously, with no promise; a later done() settles
 // the one promise the adapter made.
+import { EmptyRejection } from './kernel.js'
 
 /**
  * The arguments each request hook gets before `done`.
@@ -130,7 +131,7 @@ class Call {
    */
   follow (returned) {
     if (this.settled || returned === null || typeof returned !== 'object' || typeof (/** @type {any} */ (returned).then) !== 'function') return
-    /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.done(null, value), (err) => this.done(err ?? new Error('A hook rejected without an error'), undefined))
+    /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.done(null, value), (err) => this.done(err || new EmptyRejection(), undefined))
   }
 
   /** What the hook answers: at once when done() came first, else a promise of it. */

@@ -3,7 +3,7 @@
 // onRequestAbort and later sends ignored when the client went away first;
 // onTimeout and a 503 when the request timeout passes unanswered.
 import { createError } from '../errors.js'
-import { runDetached, markDone } from './kernel.js'
+import { runDetached, markDone, isThenable, EmptyRejection } from './kernel.js'
 import { handleError } from './handle-error.js'
 
 /**
@@ -38,14 +38,65 @@ function onFinished (reply, error) {
     if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
     return
   }
-  if (route.onResponse !== null) runDetached(route.onResponse, route.instance, req, reply)
+  if (route.onResponse !== null) {
+    // logFormat 'fastify': the completion line comes after the onResponse
+    // hooks, and the first of them to fail ends them and makes it a
+    // 'request errored' line, as Fastify's onResponse runner does
+    if (app.fastifyLogs) {
+      runResponseHooks(reply, 0)
+      return
+    }
+    runDetached(route.onResponse, route.instance, req, reply)
+  }
+  logCompleted(reply, null)
+}
+
+/**
+ * The onResponse hooks as Fastify runs them, one after another until one
+ * fails, then the completion line.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {number} i
+ */
+function runResponseHooks (reply, i) {
+  const route = reply.route
+  const hooks = /** @type {Function[]} */ (route.onResponse)
+  for (; i < hooks.length; i++) {
+    let r
+    try {
+      r = hooks[i].call(route.instance, reply.request, reply)
+    } catch (err) {
+      logCompleted(reply, err)
+      return
+    }
+    if (isThenable(r)) {
+      const next = i + 1
+      r.then(() => runResponseHooks(reply, next), (err) => logCompleted(reply, err || new EmptyRejection()))
+      return
+    }
+  }
+  logCompleted(reply, null)
+}
+
+/**
+ * The request's completion line; `err`, an onResponse hook's failure,
+ * makes it Fastify's 'request errored' line at error level.
+ * @param {import('../reply/reply.js').Reply} reply
+ * @param {unknown} err
+ */
+function logCompleted (reply, err) {
+  const req = reply.request
+  const app = reply.route.app
   if (app.logController !== null) {
-    if (app.logger !== null) app.logController.requestCompleted(null, req, reply)
+    if (app.logger !== null) app.logController.requestCompleted(/** @type {Error | null} */ (err), req, reply)
   } else if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) {
     // Fastify's line has no request (its "incoming request" line had it,
     // through the app's `req` serializer); hotpath's one line names it
-    if (app.fastifyLogs) req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+    if (err !== null && err !== undefined) req.log.error({ res: { statusCode: reply.statusCode }, err, responseTime: elapsed(reply) }, 'request errored')
+    else if (app.fastifyLogs) req.log.info({ res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
     else req.log.info({ req: requestFields(req), res: { statusCode: reply.statusCode }, responseTime: elapsed(reply) }, 'request completed')
+  } else if (err !== null && err !== undefined && app.logger !== null) {
+    // request lines off: the failure is still an error of the app's
+    req.log.error({ err }, 'hook failed')
   }
 }
 

@@ -5,7 +5,7 @@
 // ../reply/error-body.js; the reply writer sends it.
 import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
-import { isThenable, park, runHooks } from './kernel.js'
+import { isThenable, park, runHooks, EmptyRejection } from './kernel.js'
 import { errorBody } from '../reply/error-body.js'
 import { writeError, writeClientError } from '../reply/last-resort.js'
 import { tracedThenable } from './tracing.js'
@@ -31,6 +31,8 @@ export function handleError (reply, error) {
   }
   const route = reply.route
   const app = route.app
+  // a hook's promise that rejected with nothing
+  if (error instanceof EmptyRejection) error = app.error('HP_ERR_HOOK_REJECTED_EMPTY')
   // hotpath's own entry hands its handlers an Error, whatever was thrown;
   // Fastify hands them the value itself
   const err = app.fastifyErrors ? error : toError(error)

@@ -5,6 +5,11 @@ export const REQUEST_HOOKS = /** @type {const} */ ([
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
   'onSend', 'onResponse', 'onError', 'onTimeout', 'onRequestAbort'
 ])
+/** The request hooks in the order Fastify lists them (its lifecycleHooks): how printRoutes shows a route's hooks. */
+export const LISTED_REQUEST_HOOKS = /** @type {const} */ ([
+  'onTimeout', 'onRequest', 'preParsing', 'preValidation', 'preSerialization',
+  'preHandler', 'onSend', 'onResponse', 'onError', 'onRequestAbort'
+])
 export const APP_HOOKS = /** @type {const} */ (['onRoute', 'onRegister', 'onReady', 'onListen', 'preClose', 'onClose'])
 
 /** @typedef {typeof REQUEST_HOOKS[number]} RequestHookName */

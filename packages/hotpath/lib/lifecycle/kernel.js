@@ -18,6 +18,18 @@ export function isThenable (value) {
 }
 
 /**
+ * What a hook's promise is taken to have rejected with when it rejected
+ * with nothing (undefined, null, false, 0, ''): a failure is answered as an
+ * error. ./handle-error.js gives it its code.
+ */
+export class EmptyRejection extends Error {
+  constructor () {
+    super('A hook rejected without an error')
+    this.name = 'EmptyRejection'
+  }
+}
+
+/**
  * @typedef {import('../reply/reply.js').Reply} Reply
  * @typedef {(reply: Reply, value: any) => void} Continuation
  * @typedef {(reply: Reply, err: unknown) => void} Failure
@@ -94,7 +106,8 @@ export function runHooks (reply, hooks, i, next, fail) {
       reply._hooks = hooks
       reply._hookIndex = i + 1
       reply._next = next
-      park(reply, r, continueHooks, fail)
+      reply._hookFail = fail
+      park(reply, r, continueHooks, hookRejected)
       return
     }
   }
@@ -120,7 +133,7 @@ function lateFailure (reply, err) {
  */
 function continueHooks (reply, value) {
   if (reply.sent || value === reply) return
-  runHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, /** @type {any} */ (reply._next), /** @type {Failure} */ (reply._onError))
+  runHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, /** @type {any} */ (reply._next), /** @type {Failure} */ (reply._hookFail))
 }
 
 /**
@@ -159,7 +172,8 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
       reply._payload = payload
       reply._next = next
       reply._stopWhenSent = stopWhenSent
-      park(reply, r, continuePayloadHooks, fail)
+      reply._hookFail = fail
+      park(reply, r, continuePayloadHooks, hookRejected)
       return
     }
     if (r !== undefined) payload = r
@@ -175,6 +189,17 @@ function continuePayloadHooks (reply, value) {
   const payload = value === undefined ? reply._payload : value
   reply._payload = undefined
   runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, /** @type {Failure} */ (reply._onError))
+}
+
+/**
+ * A parked hook's promise rejected: its chain's failure function gets the
+ * reason, or an EmptyRejection for a rejection with nothing, as Fastify's
+ * hook runners make one.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function hookRejected (reply, err) {
+  /** @type {Failure} */ (reply._hookFail)(reply, err || new EmptyRejection())
 }
 
 /**

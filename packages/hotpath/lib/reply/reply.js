@@ -58,6 +58,8 @@ export class Reply {
     /** @type {unknown} */
     this._payload = undefined
     this._stopWhenSent = false
+    /** @type {import('../lifecycle/kernel.js').Failure | null} where a parked hook chain's failure goes */
+    this._hookFail = null
     /** @type {import('../lifecycle/parsers/table.js').Parser | null} */
     this._parser = null
     /** the body is being read (the request timeout then blames the client) */

@@ -5,7 +5,8 @@
 import { loadModule } from '../require.js'
 import { createError } from '../errors.js'
 import { Route } from './route.js'
-import { REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { headRouteOnSendHandler } from './head-route.js'
+import { LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { parseQuery } from '../lifecycle/parsers/urlencoded.js'
 
 /** @type {typeof import('find-my-way')} */
@@ -122,6 +123,7 @@ export class RouteTable {
    * @param {string[]} paths
    */
   addAutoHead (route, paths) {
+    route.autoHead = true
     this.autoHead.push({ route, paths })
     this.autoHeadAt.set(route, this.routes.length)
   }
@@ -340,7 +342,9 @@ export class RouteTable {
 
 /**
  * What printRoutes({ includeMeta }) shows of a route (find-my-way's
- * buildPrettyMeta): its request hooks in the order they run, its error
+ * buildPrettyMeta): its request hooks in the order Fastify lists them
+ * (onTimeout first; the HEAD route made from a GET route ends its onSend
+ * hooks with headRouteOnSendHandler), its error
  * handler, and the options it was declared with.
  * @param {{ store?: unknown } | undefined} entry
  */
@@ -350,10 +354,11 @@ function prettyMeta (entry) {
   /** @type {Record<string, unknown>} */
   const meta = {}
   const opts = route.options
-  for (const name of REQUEST_HOOKS) {
+  for (const name of LISTED_REQUEST_HOOKS) {
     const list = route.context.routeHooks(name)
     const own = opts[name]
     if (own !== undefined && own !== null) list.push(...(Array.isArray(own) ? own : [own]))
+    if (name === 'onSend' && route.autoHead) list.push(headRouteOnSendHandler)
     if (list.length > 0) meta[name] = list
   }
   meta.errorHandler = route.errorHandler

@@ -8,6 +8,7 @@ import { checkLogSerializers, missingLoggerMethods, NOOP_LOGGER } from '../logge
 import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, bodyContent, hasContent, SchemaCompiler } from './schema.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
+import { headRouteOnSendHandler } from './head-route.js'
 
 /** @type {import('./schema.js').ValidationErrors} */
 const NO_FORMATTER = { formatter: null, fastify: false }
@@ -42,6 +43,8 @@ export class Route {
     /** @type {Function[] | null} */ this.onError = null
     /** @type {Function[] | null} */ this.onTimeout = null
     /** @type {Function[] | null} */ this.onRequestAbort = null
+    /** the HEAD route made from a GET route (exposeHeadRoute): its onSend hooks end with headRouteOnSendHandler */
+    this.autoHead = false
     this.parseBody = false
     /** a request must have a body and a Content-Type (QUERY, RFC 10008 §2) */
     this.contentRequired = false
@@ -109,7 +112,7 @@ export class Route {
     this.genReqId = app.genReqId
     /** genReqId is the application's own, given node:http's IncomingMessage (request.raw) */
     this.idFromRaw = false
-    /** @type {Function | null} the childLoggerFactory its plugin (or the app) set; null: a child of `logger` */
+    /** @type {Function | null} the route's childLoggerFactory option, else the one its plugin (or the app) set; null: a child of `logger` */
     this.childLoggerFactory = null
     /** @type {Record<string, any>} what childLoggerFactory is given as its third argument: the route's level and serializers */
     this.childLoggerOptions = {}
@@ -153,6 +156,7 @@ export class Route {
           list.push(adaptRequestHook(name, fn, this.app.fastifyErrors))
         }
       }
+      if (name === 'onSend' && this.autoHead) list.push(headRouteOnSendHandler)
       self[name] = list.length === 0 ? null : list
     }
     this.errorHandlers = ctx.errorHandlerChain()
@@ -178,7 +182,8 @@ export class Route {
     const ownId = ctx.findUp('genReqId')
     this.genReqId = /** @type {(raw: any) => string} */ (ownId ?? this.app.genReqId)
     this.idFromRaw = ownId !== null || this.app.ownGenReqId
-    this.childLoggerFactory = ctx.findUp('childLoggerFactory')
+    // the route's own childLoggerFactory option, else its plugin's (Fastify's)
+    this.childLoggerFactory = typeof opts.childLoggerFactory === 'function' ? opts.childLoggerFactory : ctx.findUp('childLoggerFactory')
     if (this.childLoggerFactory !== null) {
       this.childLoggerOptions = { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) }
     }

@@ -90,6 +90,8 @@ eachMode('HEAD of a stream reply', (mode) => {
   let s
   /** @type {any[]} */
   const errors = []
+  /** @type {unknown[]} */
+  const cancelled = []
   before(async () => {
     s = await setup(mode, (app) => {
       app.get('/file', (req, reply) => {
@@ -98,6 +100,15 @@ eachMode('HEAD of a stream reply', (mode) => {
       })
       app.get('/full', (_req, reply) => reply.header('content-length', FILE.length).type('text/plain').send(Readable.from([FILE])))
       app.get('/chunked', (_req, reply) => reply.type('text/plain').send(Readable.from([FILE.slice(0, 5), FILE.slice(5)])))
+      app.get('/failing', () => {
+        const stream = new Readable({ read () {} })
+        setImmediate(() => stream.destroy(new Error('disk gone')))
+        return stream
+      })
+      app.get('/web', () => new ReadableStream({
+        start (c) { c.enqueue('never sent') },
+        cancel (reason) { cancelled.push(reason) }
+      }))
     }, { logger: { level: 'error', stream: new Writable({ write (chunk, _e, cb) { errors.push(JSON.parse(chunk.toString())); cb() } }) } })
   })
   after(() => s.close())
@@ -115,6 +126,27 @@ eachMode('HEAD of a stream reply', (mode) => {
       assert.deepEqual(errors, [])
     })
   }
+
+  test('HEAD of a GET route\'s stream that fails: 200 without a body, the failure logged and the process unharmed', async () => {
+    const head = await s.request({ method: 'HEAD', url: '/failing' })
+    assert.equal(head.statusCode, 200)
+    assert.equal(head.body, '')
+    assert.equal(head.headers['content-type'], undefined)
+    for (let i = 0; i < 20 && errors.length === 0; i++) await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(errors.length, 1)
+    assert.equal(errors[0].msg, 'Error on Stream found for HEAD route')
+    assert.equal(errors[0].err.message, 'disk gone')
+    errors.length = 0
+  })
+
+  test('HEAD of a GET route\'s web stream: the stream is cancelled, nothing of it sent', async () => {
+    cancelled.length = 0
+    const head = await s.request({ method: 'HEAD', url: '/web' })
+    assert.equal(head.statusCode, 200)
+    assert.equal(head.body, '')
+    assert.deepEqual(cancelled, ['Stream cancelled by HEAD route'])
+    assert.deepEqual(errors, [])
+  })
 
   if (mode !== 'inject') {
     test('HEAD, then GET on the same kept-alive connection', async () => {

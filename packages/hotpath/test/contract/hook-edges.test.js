@@ -90,3 +90,22 @@ eachMode('a hook that returns the reply sends it later', (mode) => {
     assert.equal(handled, 0)
   })
 })
+
+test('a hook whose promise rejects with nothing fails the request with an error of its own, in both formats', async () => {
+  const { hotpath } = await import('../../lib/index.js')
+  const { fastify } = await import('../../lib/fastify.js')
+  for (const [make, code, message] of [[hotpath, 'HP_ERR_HOOK_REJECTED_EMPTY', 'Internal Server Error'], [fastify, 'FST_ERR_SEND_UNDEFINED_ERR', 'Undefined error has occurred']]) {
+    const app = /** @type {any} */ (make)()
+    app.get('/on-request', { onRequest: () => Promise.reject() }, () => 'never')
+    app.post('/pre-parsing', { preParsing: () => Promise.reject(null) }, () => 'never')
+    app.get('/callback', { preHandler: (/** @type {any} */ _req, /** @type {any} */ _reply, /** @type {any} */ _done) => Promise.reject('') }, () => 'never')
+    // a hook that throws fails with what it threw
+    app.get('/thrown', { onRequest: () => { throw new Error('plain') } }, () => 'never')
+    for (const url of ['/on-request', '/pre-parsing', '/callback']) {
+      const res = await app.inject({ method: url === '/pre-parsing' ? 'POST' : 'GET', url, payload: url === '/pre-parsing' ? { a: 1 } : undefined })
+      assert.equal(res.statusCode, 500, url)
+      assert.deepEqual({ code: res.json().code, message: res.json().message }, { code, message }, url)
+    }
+    assert.notEqual((await app.inject('/thrown')).json().code, code)
+  }
+})

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import hotpath from '../../lib/index.js'
+import fastify from '../../lib/fastify.js'
 import { eachMode, setup } from '../helpers/engines.js'
 
 test('supportedMethods: those without a parsed body, then those with one', () => {
@@ -21,8 +22,8 @@ test('supportedMethods: those without a parsed body, then those with one', () =>
 test('a method not added is refused by route(); one Node.js does not parse by addHttpMethod()', () => {
   const app = hotpath()
   assert.equal(/** @type {any} */ (app).rebind, undefined)
-  assert.throws(() => app.route({ method: 'REBIND', url: '/', handler: () => 'x' }), { code: 'HP_ERR_INVALID_ROUTE', message: /REBIND method is not supported/ })
-  assert.throws(() => app.route({ method: 42, url: '/', handler: () => 'x' }), { code: 'HP_ERR_INVALID_ROUTE', message: /Provided method is invalid/ })
+  assert.throws(() => app.route({ method: 'REBIND', url: '/', handler: () => 'x' }), { code: 'HP_ERR_ROUTE_METHOD_NOT_SUPPORTED', message: /REBIND method is not supported/ })
+  assert.throws(() => app.route({ method: 42, url: '/', handler: () => 'x' }), { code: 'HP_ERR_ROUTE_METHOD_INVALID', message: /got 42/ })
   assert.throws(() => app.addHttpMethod('FOOO'), { code: 'HP_ERR_HTTP_METHOD_INVALID', message: 'addHttpMethod takes a method Node.js parses, got "FOOO"' })
   assert.throws(() => app.addHttpMethod('propfind'), { code: 'HP_ERR_HTTP_METHOD_INVALID' })
   app.addHttpMethod('REBIND')
@@ -32,11 +33,19 @@ test('a method not added is refused by route(); one Node.js does not parse by ad
 test('a body schema on a method whose bodies are not parsed is refused', () => {
   const app = hotpath()
   const schema = { body: { type: 'object' } }
-  assert.throws(() => app.get('/', { schema }, () => 'x'), { code: 'HP_ERR_INVALID_ROUTE', message: /Body validation schema for GET:\/ route is not supported/ })
+  assert.throws(() => app.get('/', { schema }, () => 'x'), { code: 'HP_ERR_ROUTE_BODY_SCHEMA', message: /Body validation schema for GET:\/ route is not supported/ })
   app.addHttpMethod('COPY')
-  assert.throws(() => app.copy('/', { schema }, () => 'x'), { code: 'HP_ERR_INVALID_ROUTE' })
+  assert.throws(() => app.copy('/', { schema }, () => 'x'), { code: 'HP_ERR_ROUTE_BODY_SCHEMA' })
   app.addHttpMethod('REPORT', { hasBody: true })
   app.report('/', { schema }, () => 'x')
+})
+
+test('hotpath/fastify refuses a bad method, a missing handler and a body schema with Fastify\'s codes', () => {
+  const app = fastify()
+  assert.throws(() => app.route({ method: 'REBIND', url: '/', handler: () => 'x' }), { code: 'FST_ERR_ROUTE_METHOD_NOT_SUPPORTED', name: 'FastifyError', message: 'REBIND method is not supported.' })
+  assert.throws(() => app.route({ method: 42, url: '/', handler: () => 'x' }), { code: 'FST_ERR_ROUTE_METHOD_INVALID', message: 'Provided method is invalid!' })
+  assert.throws(() => app.route({ method: 'GET', url: '/' }), { code: 'FST_ERR_ROUTE_MISSING_HANDLER', message: 'Missing handler function for "GET:/" route.' })
+  assert.throws(() => app.route({ method: ['HEAD', 'GET'], url: '/b', schema: { body: {} }, handler: () => 'x' }), { code: 'FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED', message: 'Body validation schema for HEAD:/b route is not supported!' })
 })
 
 test('a plugin\'s shorthand is its own; the method is the app\'s', async () => {

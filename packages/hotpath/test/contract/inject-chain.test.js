@@ -11,6 +11,20 @@ function echoApp () {
   return app
 }
 
+test('inject() refuses a method Node.js does not parse at the call, callback or not', () => {
+  const app = echoApp()
+  assert.throws(() => app.inject({ method: 'UNKNOWN_METHOD', url: '/' }, () => {}), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.throws(() => app.inject({ method: /** @type {any} */ (7), url: '/' }), { code: 'HP_ERR_INVALID_OPTION' })
+  assert.equal(typeof app.inject({ method: 'get', url: '/' }).then, 'function')
+})
+
+test('inject() gives a request light-my-request\'s default Host and User-Agent unless it sets its own', async () => {
+  const app = hotpath()
+  app.get('/h', (req) => ({ host: req.headers.host, ua: req.headers['user-agent'] }))
+  assert.deepEqual((await app.inject('/h')).json(), { host: 'localhost:80', ua: 'lightMyRequest' })
+  assert.deepEqual((await app.inject({ url: '/h', headers: { 'user-agent': 'mine' } })).json(), { host: 'localhost:80', ua: 'mine' })
+})
+
 test('inject() chained: method and url, headers, query, cookies and payload, sent by end()', async () => {
   const app = echoApp()
   const res = await app.inject().post('/echo').headers({ 'x-test': 'yes' }).query({ a: '1' }).cookies({ c: 'd' }).payload({ n: 1 }).end()

@@ -20,11 +20,18 @@ eachMode('logFormat fastify', (mode) => {
   let s
   /** @type {any[]} */
   const lines = []
+  /** @type {string[]} */
+  const later = []
   before(async () => {
     s = await setup(mode, (app) => {
       app.get('/ok', (req) => { req.log.info({ secret: 'abc' }, 'in handler'); return 'ok' })
       app.get('/boom', () => { throw new Error('kaboom') })
       app.get('/quiet', () => 'quiet')
+      app.register(async (observed) => {
+        observed.addHook('onResponse', async () => { throw new Error('metrics down') })
+        observed.addHook('onResponse', async () => { later.push('ran') })
+        observed.get('/observed', () => 'observed')
+      })
       app.register(async (api) => {
         api.get('/both', { logSerializers: { own: (v) => 'route:' + v } }, (req) => {
           req.log.info({ own: 'x', inherited: 'y' }, 'serialized')
@@ -44,6 +51,19 @@ eachMode('logFormat fastify', (mode) => {
   async function until (enough) {
     for (let i = 0; i < 200 && !enough(lines); i++) await sleep(5)
   }
+
+  test('an onResponse hook that fails ends the onResponse hooks and makes the completion line \'request errored\'', async () => {
+    lines.length = 0
+    later.length = 0
+    assert.equal((await s.request('/observed')).statusCode, 200)
+    await until((l) => l.some((x) => x.msg === 'request errored'))
+    const line = lines.find((l) => l.msg === 'request errored')
+    assert.equal(line.level, 50)
+    assert.equal(line.err.message, 'metrics down')
+    assert.equal(line.res.statusCode, 200)
+    assert.equal(lines.some((l) => l.msg === 'request completed'), false)
+    assert.deepEqual(later, [])
+  })
 
   test('incoming request, the handler\'s line, request completed, in order', async () => {
     lines.length = 0

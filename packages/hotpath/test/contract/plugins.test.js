@@ -87,7 +87,7 @@ test('invalid options and hooks are refused at once', () => {
   assert.throws(() => hotpath({ bodyLimit: -1 }), { code: 'HP_ERR_INVALID_OPTION' })
   const app = hotpath()
   assert.throws(() => app.addHook('onNothing', () => {}), { code: 'HP_ERR_HOOK_NOT_SUPPORTED' })
-  assert.throws(() => app.get('/x', /** @type {any} */ (null)), { code: 'HP_ERR_INVALID_ROUTE' })
+  assert.throws(() => app.get('/x', /** @type {any} */ (null)), { code: 'HP_ERR_ROUTE_MISSING_HANDLER' })
 })
 
 test('register is awaitable and chainable; app hooks run in order', async () => {

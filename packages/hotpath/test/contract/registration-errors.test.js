@@ -8,6 +8,28 @@ import hotpath from '../../lib/index.js'
 import fastify, { errorCodes } from '../../lib/fastify.js'
 import { eachMode, setup } from '../helpers/engines.js'
 
+test('a request hook added by an onReady hook is refused, in hotpath\'s words and in Fastify\'s', async () => {
+  for (const [make, code, message] of [[hotpath, 'HP_ERR_HOOK_WHILE_READY', /onRequest.*onReady hook/], [fastify, 'AVV_ERR_ROOT_PLG_BOOTED', /^Root plugin has already booted$/]]) {
+    const app = /** @type {any} */ (make)()
+    /** @type {unknown[]} */
+    const seen = []
+    app.addHook('onReady', function (/** @type {(err?: Error) => void} */ done) {
+      try {
+        app.addHook('onRequest', () => {})
+      } catch (err) {
+        seen.push(err)
+      }
+      done()
+    })
+    await app.ready()
+    assert.equal(seen.length, 1)
+    assert.match(/** @type {any} */ (seen[0]).code, new RegExp(`^${code}$`))
+    assert.match(/** @type {any} */ (seen[0]).message, message)
+    assert.throws(() => app.addHook('onRequest', () => {}), { code: make === hotpath ? 'HP_ERR_HOOK_AFTER_READY' : 'FST_ERR_INSTANCE_ALREADY_LISTENING' })
+    await app.close()
+  }
+})
+
 test('hooks: a name that is not a string, an unknown name, a hook that is not a function', () => {
   const app = hotpath()
   assert.throws(() => app.addHook(/** @type {any} */ (1), () => {}), { code: 'HP_ERR_HOOK_INVALID_TYPE', message: 'A hook name must be a string, got number' })

@@ -32,6 +32,13 @@ eachMode('request ids and request loggers per context', (mode) => {
           req.log.info('from child')
           return { id: req.id, tagged: req.log.tagged === true }
         })
+        child.get('/own', {
+          childLoggerFactory (logger, bindings, opts) {
+            const log = logger.child({ ...bindings, scope: 'route' }, opts)
+            log.own = true
+            return log
+          }
+        }, (req) => ({ tagged: req.log.tagged === true, own: req.log.own === true }))
         child.register(async (grandchild) => {
           grandchild.get('/grandchild', (req) => ({ id: req.id, tagged: req.log.tagged === true }))
         })
@@ -73,6 +80,11 @@ eachMode('request ids and request loggers per context', (mode) => {
     assert.equal(line.scope, 'child')
   })
 
+  test('a route\'s childLoggerFactory option makes its requests\' loggers in place of its plugin\'s', async () => {
+    assert.deepEqual((await s.request({ url: '/c/own', headers: { 'x-n': '4' } })).json(), { tagged: false, own: true })
+    assert.deepEqual((await s.request({ url: '/c/child', headers: { 'x-n': '5' } })).json(), { id: 'child-5', tagged: true })
+  })
+
   test('a childLoggerFactory that returns no logger fails the request that asked for it', async () => {
     const res = await s.request('/invalid')
     assert.equal(res.statusCode, 500)
@@ -103,6 +115,7 @@ test('setGenReqId and setChildLoggerFactory refuse what is not a function', () =
     assert.throws(() => app.setGenReqId(/** @type {any} */ ('x')), { code: 'HP_ERR_INVALID_OPTION' })
     assert.throws(() => app.setChildLoggerFactory(/** @type {any} */ (null)), { code: 'HP_ERR_INVALID_OPTION' })
     assert.throws(() => hotpath({ childLoggerFactory: 1 }), { code: 'HP_ERR_INVALID_OPTION' })
+    assert.throws(() => app.get('/', { childLoggerFactory: /** @type {any} */ ('x') }, () => 'x'), { code: 'HP_ERR_INVALID_OPTION' })
   })
 })
 

@@ -89,3 +89,22 @@ test('printRoutes: includeHooks and includeMeta show each route\'s hooks, error 
   ].join('\n'))
   assert.match(app.printRoutes({ commonPrefix: false, includeMeta: true }), /• \(errorHandler\) "defaultErrorHandler\(\)"/)
 })
+
+test('printRoutes: hooks in Fastify\'s order (onTimeout first); a GET route\'s HEAD route ends its onSend hooks with headRouteOnSendHandler', async () => {
+  const app = hotpath()
+  app.addHook('onRequest', function checkAuth () {})
+  app.addHook('onTimeout', function onTimeout () {})
+  app.get('/a', () => 'a')
+  await app.ready()
+  assert.equal(app.printRoutes({ commonPrefix: false, includeHooks: true }), [
+    '└── /a (GET)',
+    '    • (onTimeout) ["onTimeout()"]',
+    '    • (onRequest) ["checkAuth()"]',
+    '    /a (HEAD)',
+    '    • (onTimeout) ["onTimeout()"]',
+    '    • (onRequest) ["checkAuth()"]',
+    '    • (onSend) ["headRouteOnSendHandler()"]',
+    ''
+  ].join('\n'))
+  assert.equal(app.printRoutes({ commonPrefix: false }), '└── /a (GET, HEAD)\n')
+})

@@ -93,7 +93,7 @@ function requestFrom (opts) {
     if (pairs.length > 0) headers.cookie = pairs.join('; ')
   }
   if (headers.host === undefined) headers.host = 'localhost:80'
-  if (headers['user-agent'] === undefined) headers['user-agent'] = 'hotpath-inject'
+  if (headers['user-agent'] === undefined) headers['user-agent'] = 'lightMyRequest'
   /** @type {Buffer | null} */
   let body = null
   const payload = opts.payload ?? opts.body
