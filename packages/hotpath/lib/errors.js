@@ -79,6 +79,9 @@ export const ERRORS = {
   HP_ERR_QSP_NOT_FN: { status: 500, message: "querystringParser must be a function, got '%s'" },
   HP_ERR_ROUTE_EMPTY_PATH: { status: 500, message: 'The path could not be empty' },
   HP_ERR_ROUTE_ERROR_HANDLER: { status: 500, message: 'The errorHandler of route %s:%s must be a function' },
+  HP_ERR_OPTIONS_NOT_OBJ: { status: 500, message: 'The options must be an object, got %s' },
+  HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { status: 500, message: 'The options of route %s:%s must be an object when a handler follows them' },
+  HP_ERR_ROUTE_DUPLICATED_HANDLER: { status: 500, message: 'Route %s:%s has a handler in its options and another after them' },
   HP_ERR_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance must be a logger, got %s' },
   HP_ERR_LOGGER_INVALID: { status: 500, message: "The logger lacks the methods '%s'" },
   HP_ERR_LOGGER_AND_INSTANCE: { status: 500, message: 'logger and loggerInstance were both given; give one' },
@@ -196,6 +199,9 @@ export const FASTIFY_ERRORS = {
   HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' },
   HP_ERR_BAD_TRAILER_NAME: { code: 'FST_ERR_BAD_TRAILER_NAME', message: 'Called reply.trailer with an invalid header name: %s' },
   HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." },
+  HP_ERR_OPTIONS_NOT_OBJ: { code: 'FST_ERR_OPTIONS_NOT_OBJ', message: 'Options must be an object' },
+  HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ', message: 'Options for "%s:%s" route must be an object' },
+  HP_ERR_ROUTE_DUPLICATED_HANDLER: { code: 'FST_ERR_ROUTE_DUPLICATED_HANDLER', message: 'Duplicate handler for "%s:%s" route is not allowed!' },
   HP_ERR_REP_ALREADY_SENT: { code: 'FST_ERR_REP_ALREADY_SENT', message: 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?' },
 }
 
