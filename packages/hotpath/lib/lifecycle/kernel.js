@@ -94,7 +94,8 @@ export function runHooks (reply, hooks, i, next, fail) {
       reply._hooks = hooks
       reply._hookIndex = i + 1
       reply._next = next
-      park(reply, r, continueHooks, fail)
+      reply._hookFail = fail
+      park(reply, r, continueHooks, hookRejected)
       return
     }
   }
@@ -115,12 +116,26 @@ function lateFailure (reply, err) {
 }
 
 /**
+ * A parked hook's promise rejected. With errorFormat 'fastify', a rejection
+ * without a reason (undefined, null, any falsy value) becomes Fastify's
+ * FST_ERR_SEND_UNDEFINED_ERR, so error handlers get an Error, as Fastify
+ * hands them one; hotpath's own entry wraps any non-Error on the error path.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function hookRejected (reply, err) {
+  const app = reply.route.app
+  const fail = /** @type {Failure} */ (reply._hookFail)
+  fail(reply, !err && app.fastifyErrors ? app.error('HP_ERR_HOOK_REJECTED_EMPTY') : err)
+}
+
+/**
  * @param {Reply} reply
  * @param {unknown} value  what the parked hook resolved to
  */
 function continueHooks (reply, value) {
   if (reply.sent || value === reply) return
-  runHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, /** @type {any} */ (reply._next), /** @type {Failure} */ (reply._onError))
+  runHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, /** @type {any} */ (reply._next), /** @type {Failure} */ (reply._hookFail))
 }
 
 /**
@@ -159,7 +174,8 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
       reply._payload = payload
       reply._next = next
       reply._stopWhenSent = stopWhenSent
-      park(reply, r, continuePayloadHooks, fail)
+      reply._hookFail = fail
+      park(reply, r, continuePayloadHooks, hookRejected)
       return
     }
     if (r !== undefined) payload = r
@@ -174,7 +190,7 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
 function continuePayloadHooks (reply, value) {
   const payload = value === undefined ? reply._payload : value
   reply._payload = undefined
-  runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, /** @type {Failure} */ (reply._onError))
+  runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, /** @type {Failure} */ (reply._hookFail))
 }
 
 /**
