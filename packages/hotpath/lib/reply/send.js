@@ -176,13 +176,19 @@ function serializerFor (route, status) {
  */
 function serializeErrorAnswer (reply, err, body) {
   const status = reply.statusCode
-  const fn = serializerFor(reply.route, status)
+  // the schema for the answer's type (JSON unless the handler set one), as
+  // Fastify picks it; a status given per content type without that type's
+  // schema answers the default body
+  const type = reply._contentType ?? JSON_TYPE
+  let fn = serializerFor(reply.route, status)
+  const byType = /** @type {any} */ (fn)?.byType
+  if (byType !== undefined && !byType.has(mediaType(type)) && !byType.has('*/*')) fn = null
   /** @type {unknown} */
   let text
   try {
     text = fn === null
       ? JSON.stringify(body)
-      : fn(Object.create(err, { error: { value: body.error }, message: { value: body.message }, statusCode: { value: status } }))
+      : fn(Object.create(err, { error: { value: body.error }, message: { value: body.message }, statusCode: { value: status } }), type)
     if (typeof text !== 'string') throw new TypeError(`the serializer returned ${typeof text}, not a string`)
   } catch (e) {
     reply.request.log.error({ err: e }, 'the error answer could not be serialized')
