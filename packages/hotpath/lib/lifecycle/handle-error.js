@@ -26,7 +26,11 @@ import { tracedThenable } from './tracing.js'
  */
 export function handleError (reply, error) {
   if (reply._done) {
-    if (!reply._aborted) reply.request.log.error({ err: error }, 'error after the response was sent')
+    if (reply._aborted) return
+    const req = reply.request
+    // Fastify answers it with send(), which warns of a second answer
+    if (reply.route.app.fastifyLogs) req.log.warn({ err: reply.route.app.error('HP_ERR_REP_ALREADY_SENT', req.url, req.method) })
+    else req.log.error({ err: error }, 'error after the response was sent')
     return
   }
   const route = reply.route
@@ -93,7 +97,7 @@ function lastResort (reply, error) {
  */
 export function stageFailed (reply, err) {
   if (reply.sent) {
-    reply.request.log.error({ err }, 'promise rejected after the reply was sent')
+    reply.request.log.error({ err }, reply.route.app.fastifyLogs ? 'Promise errored, but reply.sent = true was set' : 'promise rejected after the reply was sent')
     return
   }
   handleError(reply, err)
