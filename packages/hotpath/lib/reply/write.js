@@ -16,6 +16,14 @@ import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESP
  */
 export function writeReply (reply, payload) {
   if (reply._done) return
+  const status = reply.statusCode
+  // RFC 9110 §6.4.1, §15.3.5: a 1xx or 204 has no content, so no
+  // Content-Type or Content-Length either, whatever was sent (a stream is
+  // read to its end and dropped)
+  if ((status === 204 || status < 200) && payload !== null && payload !== undefined) {
+    writeNoContent(reply, payload)
+    return
+  }
   const kind = payloadKind(payload)
   /** @type {string | Buffer | null} */
   let body
@@ -45,7 +53,6 @@ export function writeReply (reply, payload) {
       writeStreamed(reply, payload, kind)
       return
   }
-  const status = reply.statusCode
   // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content.
   if (status === 204 || status === 304 || status < 200) body = null
   // Trailers (RFC 9112 §7.1.2) need the chunked coding: the body goes as a
@@ -76,6 +83,33 @@ export function writeReply (reply, payload) {
     writeRefusedHead(reply, err)
   }
 }
+
+/**
+ * A 1xx or 204 answer to a payload: the head without Content-Type or
+ * Content-Length; a node stream sent is drained, its errors ignored.
+ * @param {Reply} reply
+ * @param {unknown} payload
+ */
+function writeNoContent (reply, payload) {
+  const p = /** @type {any} */ (payload)
+  if (typeof p === 'object' && typeof p.pipe === 'function' && typeof p.resume === 'function') {
+    p.on('error', noop)
+    p.resume()
+  }
+  reply._contentType = null
+  if (reply._headers !== null) delete reply._headers['content-length']
+  const headers = reply._headers ?? {}
+  delete headers['content-type']
+  markDone(reply)
+  try {
+    reply._res.respond(reply.statusCode, headers, null)
+  } catch (err) {
+    reply._done = false
+    writeRefusedHead(reply, err)
+  }
+}
+
+function noop () {}
 
 /**
  * @param {Reply} reply

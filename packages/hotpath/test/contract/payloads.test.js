@@ -7,12 +7,22 @@ import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 eachMode('payloads and reply', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
+  /** @type {() => void} */
+  let streamEnded = () => {}
+  const drained = new Promise((resolve) => { streamEnded = () => resolve(true) })
   before(async () => {
     s = await setup(mode, (app) => {
       app.get('/buffer', () => Buffer.from([1, 2, 3]))
       app.get('/u8', () => new Uint8Array([104, 105]))
       app.get('/204-length-0', (_req, reply) => reply.code(204).header('Content-Length', '0').send())
       app.get('/204-length-5', (_req, reply) => reply.code(204).header('Content-Length', '5').send())
+      app.get('/204-object', (_req, reply) => reply.code(204).send({ dropped: true }))
+      app.get('/204-typed', (_req, reply) => reply.code(204).type('text/csv').send('a,b'))
+      app.get('/204-stream', (_req, reply) => {
+        const stream = new Readable({ read () { this.push('unread'); this.push(null) } })
+        stream.on('end', () => streamEnded())
+        reply.code(204).send(stream)
+      })
       app.get('/null', () => null)
       app.get('/array', () => [1, 'two'])
       app.get('/number', (req, reply) => reply.send(42))
@@ -101,6 +111,17 @@ eachMode('payloads and reply', (mode) => {
     assert.equal(zero.headers['content-length'], '0')
     assert.equal(five.statusCode, 204)
     assert.equal(five.headers['content-length'], undefined)
+  })
+
+  test('a 204 sent with a payload has no body, Content-Type or Content-Length; a stream is drained', async () => {
+    for (const url of ['/204-object', '/204-typed', '/204-stream']) {
+      const res = await s.request(url)
+      assert.equal(res.statusCode, 204, url)
+      assert.equal(res.body, '', url)
+      assert.equal(res.headers['content-type'], undefined, url)
+      assert.equal(res.headers['content-length'], undefined, url)
+    }
+    assert.equal(await drained, true)
   })
 
   test('redirect', async () => {
