@@ -3,7 +3,7 @@
 // test/errors.test.js keeps the two in sync.
 import { format as utilFormat } from 'node:util'
 import { statusText } from './status.js'
-import { FASTIFY_CODES } from './fastify-codes.js'
+import { FASTIFY_CODES, FASTIFY_TYPE_ERRORS } from './fastify-codes.js'
 
 /**
  * code → [status, message]. `%s` in a message is replaced by the arguments
@@ -81,6 +81,7 @@ export const ERRORS = {
   HP_ERR_ROUTE_EMPTY_PATH: { status: 500, message: 'The path could not be empty' },
   HP_ERR_ROUTE_ERROR_HANDLER: { status: 500, message: 'The errorHandler of route %s:%s must be a function' },
   HP_ERR_OPTIONS_NOT_OBJ: { status: 500, message: 'The options must be an object, got %s' },
+  HP_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, message: "A payload of type '%s' cannot be sent with a Content-Type that is not JSON: send a string, a Buffer or a stream" },
   HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { status: 500, message: 'The options of route %s:%s must be an object when a handler follows them' },
   HP_ERR_ROUTE_DUPLICATED_HANDLER: { status: 500, message: 'Route %s:%s has a handler in its options and another after them' },
   HP_ERR_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance must be a logger, got %s' },
@@ -201,6 +202,7 @@ export const FASTIFY_ERRORS = {
   HP_ERR_BAD_TRAILER_NAME: { code: 'FST_ERR_BAD_TRAILER_NAME', message: 'Called reply.trailer with an invalid header name: %s' },
   HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." },
   HP_ERR_HOOK_REJECTED_EMPTY: { code: 'FST_ERR_SEND_UNDEFINED_ERR', message: 'Undefined error has occurred' },
+  HP_ERR_REP_INVALID_PAYLOAD_TYPE: { code: 'FST_ERR_REP_INVALID_PAYLOAD_TYPE', message: "Attempted to send payload of invalid type '%s'. Expected a string or Buffer." },
   HP_ERR_OPTIONS_NOT_OBJ: { code: 'FST_ERR_OPTIONS_NOT_OBJ', message: 'Options must be an object' },
   HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ', message: 'Options for "%s:%s" route must be an object' },
   HP_ERR_ROUTE_DUPLICATED_HANDLER: { code: 'FST_ERR_ROUTE_DUPLICATED_HANDLER', message: 'Duplicate handler for "%s:%s" route is not allowed!' },
@@ -308,7 +310,7 @@ export function fastifyErrorClass (code) {
     markFastifyError(err, code)
     return err
   }
-  FastifyError.prototype = Object.create(HttpError.prototype, {
+  FastifyError.prototype = Object.create(FASTIFY_TYPE_ERRORS.has(code) ? TypeError.prototype : HttpError.prototype, {
     constructor: { value: FastifyError, writable: true, configurable: true },
     toString: { value: fastifyErrorString, writable: true, configurable: true }
   })

@@ -212,7 +212,15 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
 function continuePayloadHooks (reply, value) {
   const payload = value === undefined ? reply._payload : value
   reply._payload = undefined
-  runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, /** @type {Failure} */ (reply._hookFail))
+  const fail = /** @type {Failure} */ (reply._hookFail)
+  try {
+    runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, fail)
+  } catch (err) {
+    // what comes after the hooks threw (the writer refusing a payload):
+    // thrown synchronously it reaches the code that sent; here it has no
+    // caller but the promise, so it takes the hooks' failure path
+    fail(reply, err)
+  }
 }
 
 /**

@@ -45,7 +45,15 @@ export function writeReply (reply, payload) {
       break
     }
     case KIND_JSON:
-      // an onSend hook returned an object
+      // an onSend hook returned an object; or, under replyFormat 'fastify',
+      // an object sent with a type that is not JSON, which is refused as
+      // Fastify refuses it: thrown to the code that called send() (the
+      // handler's throw goes to the error path; after an async hook, the
+      // kernel hands it there), the reply unsent
+      if (reply.route.app.fastifyReplies) {
+        reply._sent = false
+        throw reply.route.app.error('HP_ERR_REP_INVALID_PAYLOAD_TYPE', typeof payload)
+      }
       body = JSON.stringify(payload)
       if (type === null) type = JSON_TYPE
       break
