@@ -7,7 +7,7 @@ import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
 import { isThenable, park, runHooks } from './kernel.js'
 import { errorBody } from '../reply/error-body.js'
-import { writeError, writeClientError } from '../reply/last-resort.js'
+import { writeError, writeClientError, writeRefusedHead } from '../reply/last-resort.js'
 import { tracedThenable } from './tracing.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
@@ -86,6 +86,48 @@ function lastResort (reply, error) {
   const status = statusOf(error)
   if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
   else writeError(reply, createError('HP_ERR_INTERNAL'), error)
+}
+
+/**
+ * The engine refused the reply's head (a header value with a CR/LF, a
+ * character above 0xFF). hotpath's own entry answers at once, the fixed
+ * 500 without the reply's headers. Under errorFormat 'fastify' the refusal
+ * is an error like any other, as Fastify's: the error path answers it (the
+ * onError hooks, the route's error handlers), and when the default
+ * handler's answer is refused too (the header is still set), the onError
+ * hooks see that refusal before the 500 goes out without the reply's
+ * headers.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+export function headRefused (reply, err) {
+  const route = reply.route
+  if (!route.app.fastifyErrors) {
+    writeRefusedHead(reply, err)
+    return
+  }
+  if (!answersErrors(reply)) {
+    handleError(reply, err)
+    return
+  }
+  // once only: past the default handler's place, an answer an onError hook
+  // sends that is refused too is the last one
+  if (reply._errorHandlerIndex > route.errorHandlers.length || route.onError === null) {
+    writeRefusedHead(reply, err)
+    return
+  }
+  reply._errorHandlerIndex = route.errorHandlers.length + 1
+  reply._error = err
+  reply._sent = false
+  runHooks(reply, route.onError, 0, writeRefused, writeRefused)
+}
+
+/**
+ * After the onError hooks (or one that failed): the refused head's 500.
+ * @param {Reply} reply
+ */
+function writeRefused (reply) {
+  writeRefusedHead(reply, reply._error)
 }
 
 /**

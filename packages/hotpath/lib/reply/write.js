@@ -3,7 +3,7 @@
 // (one write on the socket). Streams go to the engine's stream writer.
 import { Readable } from 'node:stream'
 import { markDone } from '../lifecycle/kernel.js'
-import { handleError } from '../lifecycle/handle-error.js'
+import { handleError, headRefused } from '../lifecycle/handle-error.js'
 import { writeRefusedHead } from './last-resort.js'
 import { trailerHeader, trailerSource } from './trailers.js'
 import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESPONSE, KIND_WEB_STREAM, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
@@ -88,7 +88,7 @@ export function writeReply (reply, payload) {
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
-    writeRefusedHead(reply, err)
+    headRefused(reply, err)
   }
 }
 

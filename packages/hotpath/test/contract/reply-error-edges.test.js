@@ -1,9 +1,12 @@
 // The error path at its edges, in both error formats: a hook whose promise
 // rejects without a reason; an error answer through a response schema
-// given per content type.
+// given per content type; a head the engine refuses, once the hooks ran.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { eachMode, setup } from '../helpers/engines.js'
+
+/** @type {string[]} the codes the onError hooks of /refused saw */
+const onErrorSeen = []
 
 /** @param {any} app */
 function build (app) {
@@ -18,6 +21,14 @@ function build (app) {
       child.get(`/${hook}`, () => ({ ok: true }))
     })
   }
+  app.register(async (/** @type {any} */ child) => {
+    child.addHook('onSend', async (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ payload) => {
+      reply.header('x-broken', 'a\nb')
+      return payload
+    })
+    child.addHook('onError', async (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ err) => { onErrorSeen.push(err.code) })
+    child.get('/refused', async () => ({ ok: true }))
+  })
   const errorShape = { type: 'object', properties: { statusCode: { type: 'number' }, error: { type: 'string' }, message: { type: 'string' } } }
   app.register(async (/** @type {any} */ child) => {
     child.setErrorHandler((/** @type {any} */ err, /** @type {any} */ req, /** @type {any} */ reply) => { reply.send(err) })
@@ -44,6 +55,23 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
         assert.equal(res.headers['x-handed'], 'an Error', hook)
         if (format === 'fastify') assert.deepEqual(res.json(), { statusCode: 500, code: 'FST_ERR_SEND_UNDEFINED_ERR', error: 'Internal Server Error', message: 'Undefined error has occurred' }, hook)
         else assert.deepEqual(res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }, hook)
+      }
+    })
+
+    test('a head the engine refuses: the error path under errorFormat fastify, the fixed 500 at once otherwise', async () => {
+      onErrorSeen.length = 0
+      const res = await s.request('/refused')
+      assert.equal(res.statusCode, 500)
+      assert.equal(res.headers['x-broken'], undefined)
+      if (format === 'fastify') {
+        assert.equal(res.json().code, 'ERR_INVALID_CHAR')
+        // the refusal of the answer, then that of the error handler's answer
+        // (the header is still set), as Fastify runs them
+        assert.deepEqual(onErrorSeen, ['ERR_INVALID_CHAR', 'ERR_INVALID_CHAR'])
+        assert.equal(res.headers['x-handed'], undefined)
+      } else {
+        assert.deepEqual(res.json(), { statusCode: 500, code: 'HP_ERR_INTERNAL', error: 'Internal Server Error', message: 'Internal Server Error' })
+        assert.deepEqual(onErrorSeen, [])
       }
     })
 
