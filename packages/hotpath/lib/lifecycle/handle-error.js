@@ -195,7 +195,12 @@ function afterErrorHandler (reply, value) {
     }
   } else if (value !== reply) {
     // the reply itself: the handler sends later, bounded by the request timeout.
-    reply.send(value)
+    try {
+      reply.send(value)
+    } catch (err) {
+      // a value send() refuses: the next handler's to answer
+      handleError(reply, err)
+    }
   }
 }
 

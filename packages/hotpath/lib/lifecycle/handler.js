@@ -151,5 +151,12 @@ function afterHandler (reply, value, async) {
     }
     return
   }
-  sendPayload(reply, value)
+  try {
+    sendPayload(reply, value)
+  } catch (err) {
+    // send() refused the value (replyFormat 'fastify': an object with a
+    // type that is not JSON): thrown to a handler that calls it, and here,
+    // where the handler returned it, the error path's
+    handleError(reply, err)
+  }
 }

@@ -23,6 +23,8 @@ function routes (app) {
   app.get('/serializer-object', (/** @type {any} */ req, /** @type {any} */ reply) => {
     reply.type('text/html').serializer((/** @type {any} */ p) => p).send({ a: 1 })
   })
+  app.get('/html-object-returned', (/** @type {any} */ req, /** @type {any} */ reply) => { reply.type('text/html'); return { a: 4 } })
+  app.get('/html-object-resolved', async (/** @type {any} */ req, /** @type {any} */ reply) => { reply.type('text/html'); return { a: 5 } })
   app.register(async (/** @type {any} */ child) => {
     child.addHook('onSend', async (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ payload) => typeof payload === 'object' && reply.statusCode === 200 ? `<p>${payload.a}</p>` : payload)
     child.get('/html-object-hooked', (/** @type {any} */ req, /** @type {any} */ reply) => reply.type('text/html').send({ a: 2 }))
@@ -79,6 +81,13 @@ eachMode('replyFormat', (mode) => {
     const c = await fst.request('/serializer-object')
     assert.equal(c.statusCode, 500)
     assert.equal(c.json().code, 'HP_ERR_REP_INVALID_PAYLOAD_TYPE')
+    // returned by a handler, sync or async: the error path answers
+    for (const url of ['/html-object-returned', '/html-object-resolved']) {
+      assert.equal((await hp.request(url)).body, url.endsWith('returned') ? '{"a":4}' : '{"a":5}')
+      const refused = await fst.request(url)
+      assert.equal(refused.statusCode, 500, url)
+      assert.equal(refused.json().code, 'HP_ERR_REP_INVALID_PAYLOAD_TYPE', url)
+    }
     // an onSend hook may make it a body
     assert.equal((await fst.request('/html-object-hooked')).body, '<p>2</p>')
     // after an async hook, the error path takes it
