@@ -7,7 +7,7 @@ import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
 import { isThenable, park, runHooks } from './kernel.js'
 import { errorBody } from '../reply/error-body.js'
-import { writeError, writeClientError, writeRefusedHead } from '../reply/last-resort.js'
+import { writeError, writeClientError, writeRefusedHead, writeServerError } from '../reply/last-resort.js'
 import { tracedThenable } from './tracing.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
@@ -77,14 +77,17 @@ function onErrorHookFailed (reply, err) {
 
 /**
  * The error path itself failed past the default handler. A client error
- * raised there is answered as it is, without hooks; anything else is the
- * fixed 500.
+ * raised there is answered as it is, without hooks, and so is a server
+ * error under errorFormat 'fastify' with every message exposed (Fastify's
+ * fallback); anything else is the fixed 500.
  * @param {Reply} reply
  * @param {unknown} error
  */
 function lastResort (reply, error) {
   const status = statusOf(error)
+  const app = reply.route.app
   if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
+  else if (app.fastifyErrors && app.exposeErrorMessages && error instanceof Error) writeServerError(reply, error, status)
   else writeError(reply, createError('HP_ERR_INTERNAL'), error)
 }
 

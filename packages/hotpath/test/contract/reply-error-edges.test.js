@@ -1,6 +1,7 @@
 // The error path at its edges, in both error formats: a hook whose promise
 // rejects without a reason; an error answer through a response schema
-// given per content type; a head the engine refuses, once the hooks ran.
+// given per content type; a head the engine refuses, once the hooks ran;
+// an onSend hook that fails on every answer, the error answer's too.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { eachMode, setup } from '../helpers/engines.js'
@@ -29,6 +30,16 @@ function build (app) {
     child.addHook('onError', async (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ err) => { onErrorSeen.push(err.code) })
     child.get('/refused', async () => ({ ok: true }))
   })
+  app.register(async (/** @type {any} */ child) => {
+    // declares done but answers with its promise
+    // eslint-disable-next-line prefer-promise-reject-errors
+    child.addHook('onRequest', (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ done) => Promise.reject())
+    child.get('/callback-style', () => 'never')
+  })
+  app.register(async (/** @type {any} */ child) => {
+    child.addHook('onSend', async () => { throw Object.assign(new Error('onSend always fails'), { code: 'E_ONSEND' }) })
+    child.get('/onsend-fails', () => 'never sent')
+  })
   const errorShape = { type: 'object', properties: { statusCode: { type: 'number' }, error: { type: 'string' }, message: { type: 'string' } } }
   app.register(async (/** @type {any} */ child) => {
     child.setErrorHandler((/** @type {any} */ err, /** @type {any} */ req, /** @type {any} */ reply) => { reply.send(err) })
@@ -56,6 +67,20 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
         if (format === 'fastify') assert.deepEqual(res.json(), { statusCode: 500, code: 'FST_ERR_SEND_UNDEFINED_ERR', error: 'Internal Server Error', message: 'Undefined error has occurred' }, hook)
         else assert.deepEqual(res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }, hook)
       }
+    })
+
+    test('a hook that declares done and rejects its promise without a reason: the same', async () => {
+      const res = await s.request('/callback-style')
+      assert.equal(res.statusCode, 500)
+      assert.equal(res.headers['x-handed'], 'an Error')
+      assert.equal(res.json().code, format === 'fastify' ? 'FST_ERR_SEND_UNDEFINED_ERR' : undefined)
+    })
+
+    test('an onSend hook that fails on the error answer too: the last error, without hooks', async () => {
+      const res = await s.request('/onsend-fails')
+      assert.equal(res.statusCode, 500)
+      if (format === 'fastify') assert.deepEqual(res.json(), { statusCode: 500, code: 'E_ONSEND', error: 'Internal Server Error', message: 'onSend always fails' })
+      else assert.deepEqual(res.json(), { statusCode: 500, code: 'HP_ERR_INTERNAL', error: 'Internal Server Error', message: 'Internal Server Error' })
     })
 
     test('a head the engine refuses: the error path under errorFormat fastify, the fixed 500 at once otherwise', async () => {
