@@ -204,7 +204,12 @@ function serializeErrorAnswer (reply, err, body) {
     text = fn === null
       ? JSON.stringify(body)
       : fn(Object.create(err, { error: { value: body.error }, message: { value: body.message }, statusCode: { value: status } }), type)
-    if (typeof text !== 'string') throw new TypeError(`the serializer returned ${typeof text}, not a string`)
+    if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
+      // a serializer that returned what is not a body: the answer says so,
+      // with the status it had, as Fastify's fallback answers it
+      const invalid = reply.route.app.error('HP_ERR_REP_INVALID_PAYLOAD_TYPE', typeof text)
+      text = JSON.stringify({ statusCode: status, code: invalid.code, message: invalid.message })
+    }
   } catch (e) {
     reply.request.log.error({ err: e }, 'the error answer could not be serialized')
     reply.statusCode = 500
