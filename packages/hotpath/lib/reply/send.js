@@ -133,8 +133,10 @@ function serialize (reply, payload) {
     if (!custom && typeof body !== 'string' && !(body === undefined && route.app.fastifyErrors)) throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
   } catch (err) {
     // Fastify answers the serializer's own error (fast-json-stringify's
-    // '"name" is required!'); hotpath's masks it behind its code
+    // '"name" is required!'), marked with the route's config as
+    // `serialization` for error handlers; hotpath's masks it behind its code
     if (route.app.fastifyErrors) {
+      if (err !== null && typeof err === 'object') /** @type {any} */ (err).serialization = route.requestOptions.config
       handleError(reply, err)
       return
     }

@@ -1,7 +1,8 @@
 // The error path at its edges, in both error formats: a hook whose promise
 // rejects without a reason; an error answer through a response schema
 // given per content type; a head the engine refuses, once the hooks ran;
-// an onSend hook that fails on every answer, the error answer's too.
+// an onSend hook that fails on every answer, the error answer's too; a
+// response schema the payload does not meet.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { eachMode, setup } from '../helpers/engines.js'
@@ -39,6 +40,15 @@ function build (app) {
   app.register(async (/** @type {any} */ child) => {
     child.addHook('onSend', async () => { throw Object.assign(new Error('onSend always fails'), { code: 'E_ONSEND' }) })
     child.get('/onsend-fails', () => 'never sent')
+  })
+  app.register(async (/** @type {any} */ child) => {
+    child.setErrorHandler((/** @type {any} */ err, /** @type {any} */ req, /** @type {any} */ reply) => {
+      reply.header('x-serialization', JSON.stringify(err.serialization ?? null)).send(err)
+    })
+    child.get('/unmet', {
+      config: { team: 'billing' },
+      schema: { response: { 200: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }
+    }, () => ({ other: true }))
   })
   const errorShape = { type: 'object', properties: { statusCode: { type: 'number' }, error: { type: 'string' }, message: { type: 'string' } } }
   app.register(async (/** @type {any} */ child) => {
@@ -81,6 +91,18 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
       assert.equal(res.statusCode, 500)
       if (format === 'fastify') assert.deepEqual(res.json(), { statusCode: 500, code: 'E_ONSEND', error: 'Internal Server Error', message: 'onSend always fails' })
       else assert.deepEqual(res.json(), { statusCode: 500, code: 'HP_ERR_INTERNAL', error: 'Internal Server Error', message: 'Internal Server Error' })
+    })
+
+    test("a payload its status's schema cannot encode: under errorFormat fastify the error handler sees the route's config as serialization", async () => {
+      const res = await s.request('/unmet')
+      assert.equal(res.statusCode, 500)
+      if (format === 'fastify') {
+        assert.deepEqual(JSON.parse(res.headers['x-serialization']), { team: 'billing', url: '/unmet', method: 'GET' })
+        assert.equal(res.json().message, '"name" is required!')
+      } else {
+        assert.equal(res.headers['x-serialization'], 'null')
+        assert.equal(res.json().code, 'HP_ERR_SERIALIZATION')
+      }
     })
 
     test('a head the engine refuses: the error path under errorFormat fastify, the fixed 500 at once otherwise', async () => {
