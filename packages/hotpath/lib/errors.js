@@ -3,7 +3,7 @@
 // test/errors.test.js keeps the two in sync.
 import { format as utilFormat } from 'node:util'
 import { statusText } from './status.js'
-import { FASTIFY_CODES } from './fastify-codes.js'
+import { FASTIFY_CODES, FASTIFY_TYPE_ERRORS } from './fastify-codes.js'
 
 /**
  * code → [status, message]. `%s` in a message is replaced by the arguments
@@ -36,6 +36,7 @@ export const ERRORS = {
   HP_ERR_CONNECTION_EXHAUSTED: { status: 503, message: 'This connection has served the most requests it may (maxRequestsPerSocket); open a new one' },
   HP_ERR_PROMISE_NOT_FULFILLED: { status: 500, message: 'The handler resolved undefined without sending a reply' },
   HP_ERR_INTERNAL: { status: 500, message: 'Internal Server Error' },
+  HP_ERR_HOOK_REJECTED_EMPTY: { status: 500, message: 'A hook rejected without a reason' },
   HP_ERR_SERIALIZATION: { status: 500, message: 'The response could not be serialized' },
   HP_ERR_ROUTE_REWRITE_NOT_STR: { status: 500, message: 'rewriteUrl returned no string for "%s" (got %s)' },
   HP_ERR_ERROR_SERIALIZATION: { status: 500, message: 'The error answer could not be serialized (%s); the error: %s' },
@@ -62,7 +63,6 @@ export const ERRORS = {
   HP_ERR_ROUTE_AFTER_READY: { status: 500, message: 'Route %s:%s was added after ready()' },
   HP_ERR_HOOK_AFTER_READY: { status: 500, message: '%s%s was called after ready()' },
   HP_ERR_HOOK_WHILE_READY: { status: 500, message: '%s%s was called by an onReady hook: the routes are already compiled' },
-  HP_ERR_HOOK_REJECTED_EMPTY: { status: 500, message: 'A hook rejected without an error' },
   HP_ERR_PARSER_AFTER_READY: { status: 500, message: '%s was called after ready()' },
   HP_ERR_REGISTER_AFTER_READY: { status: 500, message: 'A plugin was registered after ready()' },
   HP_ERR_DUPLICATE_ROUTE: { status: 500, message: 'Route %s:%s is already declared' },
@@ -85,6 +85,10 @@ export const ERRORS = {
   HP_ERR_QSP_NOT_FN: { status: 500, message: "querystringParser must be a function, got '%s'" },
   HP_ERR_ROUTE_EMPTY_PATH: { status: 500, message: 'The path could not be empty' },
   HP_ERR_ROUTE_ERROR_HANDLER: { status: 500, message: 'The errorHandler of route %s:%s must be a function' },
+  HP_ERR_OPTIONS_NOT_OBJ: { status: 500, message: 'The options must be an object, got %s' },
+  HP_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, message: "A payload of type '%s' cannot be sent with a Content-Type that is not JSON: send a string, a Buffer or a stream" },
+  HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { status: 500, message: 'The options of route %s:%s must be an object when a handler follows them' },
+  HP_ERR_ROUTE_DUPLICATED_HANDLER: { status: 500, message: 'Route %s:%s has a handler in its options and another after them' },
   HP_ERR_LOGGER_INSTANCE: { status: 500, message: 'loggerInstance must be a logger, got %s' },
   HP_ERR_LOGGER_INVALID: { status: 500, message: "The logger lacks the methods '%s'" },
   HP_ERR_LOGGER_AND_INSTANCE: { status: 500, message: 'logger and loggerInstance were both given; give one' },
@@ -208,6 +212,10 @@ export const FASTIFY_ERRORS = {
   HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' },
   HP_ERR_BAD_TRAILER_NAME: { code: 'FST_ERR_BAD_TRAILER_NAME', message: 'Called reply.trailer with an invalid header name: %s' },
   HP_ERR_BAD_TRAILER_VALUE: { code: 'FST_ERR_BAD_TRAILER_VALUE', message: "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function." },
+  HP_ERR_REP_INVALID_PAYLOAD_TYPE: { code: 'FST_ERR_REP_INVALID_PAYLOAD_TYPE', message: "Attempted to send payload of invalid type '%s'. Expected a string or Buffer." },
+  HP_ERR_OPTIONS_NOT_OBJ: { code: 'FST_ERR_OPTIONS_NOT_OBJ', message: 'Options must be an object' },
+  HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ', message: 'Options for "%s:%s" route must be an object' },
+  HP_ERR_ROUTE_DUPLICATED_HANDLER: { code: 'FST_ERR_ROUTE_DUPLICATED_HANDLER', message: 'Duplicate handler for "%s:%s" route is not allowed!' },
   HP_ERR_REP_ALREADY_SENT: { code: 'FST_ERR_REP_ALREADY_SENT', message: 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?' },
 }
 
@@ -312,7 +320,7 @@ export function fastifyErrorClass (code) {
     markFastifyError(err, code)
     return err
   }
-  FastifyError.prototype = Object.create(HttpError.prototype, {
+  FastifyError.prototype = Object.create(FASTIFY_TYPE_ERRORS.has(code) ? TypeError.prototype : HttpError.prototype, {
     constructor: { value: FastifyError, writable: true, configurable: true },
     toString: { value: fastifyErrorString, writable: true, configurable: true }
   })

@@ -4,6 +4,13 @@
 // errorFormat 'fastify' is an instance of. `%s` in a message takes the
 // constructor's arguments, in order, as util.format does.
 
+/**
+ * Codes whose errors are TypeErrors in Fastify (`err instanceof TypeError`
+ * holds for them); their errors here are not HttpErrors, and carry their
+ * status and code as fields all the same.
+ */
+export const FASTIFY_TYPE_ERRORS = new Set(['FST_ERR_OPTIONS_NOT_OBJ', 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ', 'FST_ERR_REP_INVALID_PAYLOAD_TYPE'])
+
 /** @type {Record<string, [status: number, message: string]>} */
 export const FASTIFY_CODES = {
   FST_ERR_NOT_FOUND: [404, 'Not Found'],

@@ -2,7 +2,7 @@
 // application that moves from Fastify by changing one import
 // (docs/migrating-from-fastify.md lists what differs, and why).
 import { hotpath, plugin, HttpError } from './index.js'
-import { fastifyErrorCodes } from './errors.js'
+import { fastifyErrorCodes, createFastifyError } from './errors.js'
 
 /**
  * Fastify's error constructors by code (require('fastify').errorCodes):
@@ -42,6 +42,7 @@ const FASTIFY_DEFAULTS = {
  * @param {Record<string, any>} [options]
  */
 export function fastify (options = {}) {
+  if (typeof options !== 'object') throw createFastifyError('HP_ERR_OPTIONS_NOT_OBJ', typeof options)
   // Fastify closes idle connections only on a server that can: one that
   // serverFactory makes may not, and then it just closes.
   const defaults = typeof options?.serverFactory === 'function' ? { ...FASTIFY_DEFAULTS, forceCloseConnections: undefined } : FASTIFY_DEFAULTS

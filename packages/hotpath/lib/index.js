@@ -1,7 +1,7 @@
 // hotpath's public entry point: exports only.
 import { Core, Hotpath } from './app/hotpath.js'
 import { plugin } from './app/plugin.js'
-import { HttpError } from './errors.js'
+import { HttpError, createError } from './errors.js'
 import { initChannel } from './lifecycle/tracing.js'
 
 /**
@@ -9,6 +9,7 @@ import { initChannel } from './lifecycle/tracing.js'
  * @param {Record<string, any>} [options]
  */
 export function hotpath (options = {}) {
+  if (typeof options !== 'object') throw createError('HP_ERR_OPTIONS_NOT_OBJ', typeof options)
   const core = new Core(options ?? {})
   const app = new Hotpath(core, core.root)
   core.root.instance = app

@@ -814,8 +814,8 @@ export interface InjectOptions {
   headers?: Record<string, string | number | readonly string[]>
   /** Sent in the Cookie header (values URL-encoded), after any Cookie header given. */
   cookies?: Record<string, string>
-  /** An object is sent as JSON (with its content type unless one is set). */
-  payload?: string | Buffer | Uint8Array | object
+  /** An object is sent as JSON (with its content type unless one is set); a FormData as multipart/form-data (its Content-Type replaces any given); a stream is read first. */
+  payload?: string | Buffer | Uint8Array | FormData | object
   /** Same as `payload`. */
   body?: string | Buffer | Uint8Array | object
   /** The client address the request appears to come from (default '127.0.0.1'). */

@@ -165,6 +165,12 @@ export class Hotpath {
    */
   _shorthand (methods, path, a, b) {
     if (typeof path !== 'string') throw this._core.error('HP_ERR_INVALID_URL', typeof path)
+    if (typeof b === 'function' && typeof a !== 'function') {
+      // (path, options, handler): the options are a plain object without a handler of their own
+      const method = methods.join(',')
+      if (Object.prototype.toString.call(a) !== '[object Object]') throw this._core.error('HP_ERR_ROUTE_OPTIONS_NOT_OBJ', method, path)
+      if (a.handler !== undefined) throw this._core.error('HP_ERR_ROUTE_DUPLICATED_HANDLER', method, path)
+    }
     const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? a?.handler }
     return this.route({ ...options, method: methods, url: path })
   }

@@ -104,6 +104,8 @@ function threeArgs (fn) {
 class Call {
   constructor () {
     this.settled = false
+    /** settled by a failure (a promise may reject without a reason) */
+    this.failed = false
     /** @type {unknown} */
     this.error = null
     /** @type {unknown} */
@@ -113,15 +115,23 @@ class Call {
     /** @type {((err: unknown) => void) | null} */
     this.reject = null
     /** done(err?, value?): the value replaces the payload in payload hooks */
-    this.done = (/** @type {unknown} */ err, /** @type {unknown} */ value) => {
-      if (this.settled) return
-      this.settled = true
-      this.error = err
-      this.value = value
-      if (this.resolve === null) return
-      if (err) /** @type {(err: unknown) => void} */ (this.reject)(err)
-      else this.resolve(value)
-    }
+    this.done = (/** @type {unknown} */ err, /** @type {unknown} */ value) => { this.settle(err, value, Boolean(err)) }
+  }
+
+  /**
+   * @param {unknown} err
+   * @param {unknown} value
+   * @param {boolean} failed
+   */
+  settle (err, value, failed) {
+    if (this.settled) return
+    this.settled = true
+    this.failed = failed
+    this.error = err
+    this.value = value
+    if (this.resolve === null) return
+    if (failed) /** @type {(err: unknown) => void} */ (this.reject)(err)
+    else this.resolve(value)
   }
 
   /**
@@ -131,13 +141,14 @@ class Call {
    */
   follow (returned) {
     if (this.settled || returned === null || typeof returned !== 'object' || typeof (/** @type {any} */ (returned).then) !== 'function') return
-    /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.done(null, value), (err) => this.done(err || new EmptyRejection(), undefined))
+    // a rejection without a reason is still a failure (an EmptyRejection)
+    /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.settle(null, value, false), (err) => this.settle(err || new EmptyRejection(), undefined, true))
   }
 
   /** What the hook answers: at once when done() came first, else a promise of it. */
   result () {
     if (this.settled) {
-      if (this.error) throw this.error
+      if (this.failed) throw this.error
       return this.value
     }
     return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@ import { HttpError, createError } from '../errors.js'
 import { NOOP_LOGGER } from '../logger.js'
 import { isThenable, park, runHooks, EmptyRejection } from './kernel.js'
 import { errorBody } from '../reply/error-body.js'
-import { writeError, writeClientError } from '../reply/last-resort.js'
+import { writeError, writeClientError, writeRefusedHead, writeServerError } from '../reply/last-resort.js'
 import { tracedThenable } from './tracing.js'
 
 /** @typedef {import('../reply/reply.js').Reply} Reply */
@@ -26,7 +26,11 @@ import { tracedThenable } from './tracing.js'
  */
 export function handleError (reply, error) {
   if (reply._done) {
-    if (!reply._aborted) reply.request.log.error({ err: error }, 'error after the response was sent')
+    if (reply._aborted) return
+    const req = reply.request
+    // Fastify answers it with send(), which warns of a second answer
+    if (reply.route.app.fastifyLogs) req.log.warn({ err: reply.route.app.error('HP_ERR_REP_ALREADY_SENT', req.url, req.method) })
+    else req.log.error({ err: error }, 'error after the response was sent')
     return
   }
   const route = reply.route
@@ -75,15 +79,60 @@ function onErrorHookFailed (reply, err) {
 
 /**
  * The error path itself failed past the default handler. A client error
- * raised there is answered as it is, without hooks; anything else is the
- * fixed 500.
+ * raised there is answered as it is, without hooks, and so is a server
+ * error under errorFormat 'fastify' with every message exposed (Fastify's
+ * fallback); anything else is the fixed 500.
  * @param {Reply} reply
  * @param {unknown} error
  */
 function lastResort (reply, error) {
   const status = statusOf(error)
+  const app = reply.route.app
   if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
+  else if (app.fastifyErrors && app.exposeErrorMessages && error instanceof Error) writeServerError(reply, error, status)
   else writeError(reply, createError('HP_ERR_INTERNAL'), error)
+}
+
+/**
+ * The engine refused the reply's head (a header value with a CR/LF, a
+ * character above 0xFF). hotpath's own entry answers at once, the fixed
+ * 500 without the reply's headers. Under errorFormat 'fastify' the refusal
+ * is an error like any other, as Fastify's: the error path answers it (the
+ * onError hooks, the route's error handlers), and when the default
+ * handler's answer is refused too (the header is still set), the onError
+ * hooks see that refusal before the 500 goes out without the reply's
+ * headers.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+export function headRefused (reply, err) {
+  const route = reply.route
+  if (!route.app.fastifyErrors) {
+    writeRefusedHead(reply, err)
+    return
+  }
+  if (!answersErrors(reply)) {
+    handleError(reply, err)
+    return
+  }
+  // once only: past the default handler's place, an answer an onError hook
+  // sends that is refused too is the last one
+  if (reply._errorHandlerIndex > route.errorHandlers.length || route.onError === null) {
+    writeRefusedHead(reply, err)
+    return
+  }
+  reply._errorHandlerIndex = route.errorHandlers.length + 1
+  reply._error = err
+  reply._sent = false
+  runHooks(reply, route.onError, 0, writeRefused, writeRefused)
+}
+
+/**
+ * After the onError hooks (or one that failed): the refused head's 500.
+ * @param {Reply} reply
+ */
+function writeRefused (reply) {
+  writeRefusedHead(reply, reply._error)
 }
 
 /**
@@ -95,7 +144,7 @@ function lastResort (reply, error) {
  */
 export function stageFailed (reply, err) {
   if (reply.sent) {
-    reply.request.log.error({ err }, 'promise rejected after the reply was sent')
+    reply.request.log.error({ err }, reply.route.app.fastifyLogs ? 'Promise errored, but reply.sent = true was set' : 'promise rejected after the reply was sent')
     return
   }
   handleError(reply, err)
@@ -151,7 +200,12 @@ function afterErrorHandler (reply, value) {
     }
   } else if (value !== reply) {
     // the reply itself: the handler sends later, bounded by the request timeout.
-    reply.send(value)
+    try {
+      reply.send(value)
+    } catch (err) {
+      // a value send() refuses: the next handler's to answer
+      handleError(reply, err)
+    }
   }
 }
 

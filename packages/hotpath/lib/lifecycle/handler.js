@@ -2,7 +2,7 @@
 // returns (or resolves to) is the payload: the reply writer takes it from
 // there (../reply/send.js).
 import { createError } from '../errors.js'
-import { isThenable, park, runHooks } from './kernel.js'
+import { isThenable, park, runHooks, takeLateOutcome } from './kernel.js'
 import { tracedErrorStatus, handleError, stageFailed } from './handle-error.js'
 import { sendPayload } from '../reply/send.js'
 import { handlerChannel, publishError, startTrace, tracedThenable } from './tracing.js'
@@ -71,7 +71,7 @@ function runHandler (reply) {
     return
   }
   if (r !== reply && isThenable(r)) {
-    park(reply, r, handlerResolved, stageFailed)
+    park(reply, r, handlerResolved, handlerRejected)
     return
   }
   afterHandler(reply, r, false)
@@ -95,7 +95,7 @@ function tracedHandler (reply) {
       return
     }
     if (isThenable(r)) {
-      park(reply, tracedThenable(reply, r, tracedErrorStatus), handlerResolved, stageFailed)
+      park(reply, tracedThenable(reply, r, tracedErrorStatus), handlerResolved, handlerRejected)
       return
     }
     afterHandler(reply, r, false)
@@ -113,13 +113,27 @@ function handlerResolved (reply, value) {
 }
 
 /**
+ * The handler's promise rejected: the error path, or, when the reply was
+ * already sent or hijacked, a log line (a client that left gets none).
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function handlerRejected (reply, err) {
+  if (!reply._aborted) stageFailed(reply, err)
+}
+
+// what a handler's promise settles to after its reply was sent is reported
+takeLateOutcome(handlerResolved, handlerRejected)
+
+/**
  * @param {Reply} reply
  * @param {unknown} value
  * @param {boolean} async
  */
 function afterHandler (reply, value, async) {
   if (reply.sent) {
-    if (value !== undefined && value !== reply) {
+    // (after hijack() the response is the handler's own: its value is not an answer)
+    if (value !== undefined && value !== reply && !reply._aborted && !reply._hijacked) {
       const req = reply.request
       if (reply.route.app.fastifyLogs) req.log.warn(`Reply was already sent, did you forget to "return reply" in "${req.url}" (${req.method})?`)
       else req.log.warn('the handler returned a value after sending a reply; the value was ignored')
@@ -137,5 +151,12 @@ function afterHandler (reply, value, async) {
     }
     return
   }
-  sendPayload(reply, value)
+  try {
+    sendPayload(reply, value)
+  } catch (err) {
+    // send() refused the value (replyFormat 'fastify': an object with a
+    // type that is not JSON): thrown to a handler that calls it, and here,
+    // where the handler returned it, the error path's
+    handleError(reply, err)
+  }
 }

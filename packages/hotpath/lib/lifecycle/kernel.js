@@ -36,8 +36,26 @@ export class EmptyRejection extends Error {
  */
 
 /**
+ * Continuations that still get the outcome of their thenable once the
+ * reply was settled meanwhile: the handler's, so that a value it returns,
+ * or an error it rejects with, after sending or hijacking is reported
+ * rather than lost. Checked only for a settled reply.
+ * @type {Set<Function>}
+ */
+const TAKE_LATE = new Set()
+
+/**
+ * Marks continuations as taking the outcome of a settled reply's thenable.
+ * @param {...Function} fns
+ */
+export function takeLateOutcome (...fns) {
+  for (const fn of fns) TAKE_LATE.add(fn)
+}
+
+/**
  * Waits for a thenable: its value goes to onValue, its rejection to onError,
- * unless the request was settled meanwhile (timeout, client abort).
+ * unless the request was settled meanwhile (timeout, client abort, an
+ * answer sent) and they do not take a late outcome.
  * @param {Reply} reply
  * @param {PromiseLike<unknown>} thenable
  * @param {Continuation} onValue
@@ -50,10 +68,14 @@ export function park (reply, thenable, onValue, onError) {
     // made once per reply and reused by every park; unpark() drops them,
     // and a promise settling later then finds itself no longer current
     const onResolve = (/** @type {unknown} */ value) => {
-      if (!reply._done && reply._onResolve === onResolve) /** @type {Continuation} */ (reply._onValue)(reply, value)
+      if (reply._onResolve !== onResolve) return
+      const next = /** @type {Continuation} */ (reply._onValue)
+      if (!reply._done || TAKE_LATE.has(next)) next(reply, value)
     }
     const onReject = (/** @type {unknown} */ err) => {
-      if (!reply._done && reply._onReject === onReject) /** @type {Failure} */ (reply._onError)(reply, err)
+      if (reply._onReject !== onReject) return
+      const fail = /** @type {Failure} */ (reply._onError)
+      if (!reply._done || TAKE_LATE.has(fail)) fail(reply, err)
     }
     reply._onResolve = onResolve
     reply._onReject = onReject
@@ -188,7 +210,15 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
 function continuePayloadHooks (reply, value) {
   const payload = value === undefined ? reply._payload : value
   reply._payload = undefined
-  runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, /** @type {Failure} */ (reply._onError))
+  const fail = /** @type {Failure} */ (reply._hookFail)
+  try {
+    runPayloadHooks(reply, /** @type {Function[]} */ (reply._hooks), reply._hookIndex, payload, /** @type {any} */ (reply._next), reply._stopWhenSent, fail)
+  } catch (err) {
+    // what comes after the hooks threw (the writer refusing a payload):
+    // thrown synchronously it reaches the code that sent; here it has no
+    // caller but the promise, so it takes the hooks' failure path
+    fail(reply, err)
+  }
 }
 
 /**

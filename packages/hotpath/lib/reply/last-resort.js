@@ -61,6 +61,23 @@ export function writeClientError (reply, err, status) {
 }
 
 /**
+ * Settles the reply with a server error raised while its error answer was
+ * on its way (an onSend hook that fails on every answer), under errorFormat
+ * 'fastify' with every message exposed: that error's own code and message,
+ * without hooks, as Fastify's fallback answers it; logged at error level.
+ * @param {import('./reply.js').Reply} reply
+ * @param {Error} err
+ * @param {number} status  5xx
+ */
+export function writeServerError (reply, err, status) {
+  if (reply._done) return
+  markDone(reply)
+  reply.statusCode = status
+  reply.request.log.error({ err }, reply.route.app.fastifyLogs ? err.message : 'request failed')
+  writeFixedBody(reply._res, status, JSON.stringify(errorBody(err, status, true)), closes(reply))
+}
+
+/**
  * The answer being replaced ended the connection (a 413 whose body was
  * never read): so does this one, or the unread body would be taken for the
  * next request.

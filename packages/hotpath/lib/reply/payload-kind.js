@@ -33,5 +33,10 @@ function objectKind (p) {
   // for payloads that get this far.
   if (p instanceof globalThis.ReadableStream) return KIND_WEB_STREAM
   if (p instanceof globalThis.Response) return KIND_RESPONSE
+  // another fetch implementation's (the undici package's Response is its
+  // own class): known by its tag, as Fastify knows it
+  const tag = Object.prototype.toString.call(p)
+  if (tag === '[object Response]') return KIND_RESPONSE
+  if (tag === '[object ReadableStream]') return KIND_WEB_STREAM
   return KIND_JSON
 }

@@ -55,11 +55,11 @@ export class Reply {
     this._hookIndex = 0
     /** @type {Function | null} the continuation after the parked hook chain */
     this._next = null
+    /** @type {import('../lifecycle/kernel.js').Failure | null} where the parked hook chain's failure goes */
+    this._hookFail = null
     /** @type {unknown} */
     this._payload = undefined
     this._stopWhenSent = false
-    /** @type {import('../lifecycle/kernel.js').Failure | null} where a parked hook chain's failure goes */
-    this._hookFail = null
     /** @type {import('../lifecycle/parsers/table.js').Parser | null} */
     this._parser = null
     /** the body is being read (the request timeout then blames the client) */

@@ -43,6 +43,13 @@ export function sendPayload (reply, payload) {
   const kind = payloadKind(payload)
   if (kind === KIND_JSON || (payload === null && reply.route.app.fastifyReplies && isJsonType(reply._contentType))) {
     // (Fastify's null is a JSON value: "null", unless a type that is not JSON was set)
+    if (kind === KIND_JSON && reply._contentType !== null && reply._serializer === null && reply.route.app.fastifyReplies && !isJsonType(reply._contentType)) {
+      // replyFormat 'fastify': a type that is not JSON gets no JSON; the
+      // value goes to onSend as it is, and the writer refuses what is
+      // still not a body then (an onSend hook may make it one)
+      onSend(reply, payload)
+      return
+    }
     const hooks = reply.route.preSerialization
     if (hooks !== null) runPayloadHooks(reply, hooks, 0, payload, afterPreSerialization, false, handleError)
     else serialize(reply, payload)
@@ -108,6 +115,7 @@ function afterPreSerialization (reply, payload) {
 function serialize (reply, payload) {
   const route = reply.route
   let body
+  let custom = false
   try {
     // reply.serializer(), else setReplySerializer()'s, else the schema's or
     // JSON.stringify; an error's answer never goes through the first two
@@ -116,20 +124,29 @@ function serialize (reply, payload) {
       : reply._serializer !== null
         ? reply._serializer(payload)
         : route.replySerializer !== null ? route.replySerializer(payload, reply.statusCode) : serializeFor(route, reply.statusCode, payload, reply._contentType)
+    // replyFormat 'fastify': what reply.serializer() returns is the body,
+    // whatever it is; the writer refuses what is not one (after the try)
+    if (typeof body !== 'string' && reply._serializer !== null && !reply._erroring && route.app.fastifyReplies) custom = true
     // JSON.stringify returns undefined for a symbol, a function or a
     // toJSON() that returns nothing: a programming error, not an empty 200
     // (Fastify sends it empty, as JSON).
-    if (typeof body !== 'string' && !(body === undefined && route.app.fastifyErrors)) throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
+    if (!custom && typeof body !== 'string' && !(body === undefined && route.app.fastifyErrors)) throw new TypeError(`the payload (${typeof payload}) has no JSON representation`)
   } catch (err) {
     // Fastify answers the serializer's own error (fast-json-stringify's
-    // '"name" is required!'); hotpath's masks it behind its code
+    // '"name" is required!'), marked with the route's config as
+    // `serialization` for error handlers; hotpath's masks it behind its code
     if (route.app.fastifyErrors) {
+      if (err !== null && typeof err === 'object') /** @type {any} */ (err).serialization = route.requestOptions.config
       handleError(reply, err)
       return
     }
     const e = createError('HP_ERR_SERIALIZATION')
     e.cause = err
     handleError(reply, e)
+    return
+  }
+  if (custom) {
+    onSend(reply, body)
     return
   }
   if (reply._contentType === null) reply._contentType = JSON_TYPE
@@ -176,14 +193,25 @@ function serializerFor (route, status) {
  */
 function serializeErrorAnswer (reply, err, body) {
   const status = reply.statusCode
-  const fn = serializerFor(reply.route, status)
+  // the schema for the answer's type (JSON unless the handler set one), as
+  // Fastify picks it; a status given per content type without that type's
+  // schema answers the default body
+  const type = reply._contentType ?? JSON_TYPE
+  let fn = serializerFor(reply.route, status)
+  const byType = /** @type {any} */ (fn)?.byType
+  if (byType !== undefined && !byType.has(mediaType(type)) && !byType.has('*/*')) fn = null
   /** @type {unknown} */
   let text
   try {
     text = fn === null
       ? JSON.stringify(body)
-      : fn(Object.create(err, { error: { value: body.error }, message: { value: body.message }, statusCode: { value: status } }))
-    if (typeof text !== 'string') throw new TypeError(`the serializer returned ${typeof text}, not a string`)
+      : fn(Object.create(err, { error: { value: body.error }, message: { value: body.message }, statusCode: { value: status } }), type)
+    if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
+      // a serializer that returned what is not a body: the answer says so,
+      // with the status it had, as Fastify's fallback answers it
+      const invalid = reply.route.app.error('HP_ERR_REP_INVALID_PAYLOAD_TYPE', typeof text)
+      text = JSON.stringify({ statusCode: status, code: invalid.code, message: invalid.message })
+    }
   } catch (e) {
     reply.request.log.error({ err: e }, 'the error answer could not be serialized')
     reply.statusCode = 500

@@ -3,7 +3,7 @@
 // (one write on the socket). Streams go to the engine's stream writer.
 import { Readable } from 'node:stream'
 import { markDone } from '../lifecycle/kernel.js'
-import { handleError } from '../lifecycle/handle-error.js'
+import { handleError, headRefused } from '../lifecycle/handle-error.js'
 import { writeRefusedHead } from './last-resort.js'
 import { trailerHeader, trailerSource } from './trailers.js'
 import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESPONSE, KIND_WEB_STREAM, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
@@ -16,6 +16,14 @@ import { payloadKind, KIND_STRING, KIND_EMPTY, KIND_BINARY, KIND_JSON, KIND_RESP
  */
 export function writeReply (reply, payload) {
   if (reply._done) return
+  const status = reply.statusCode
+  // RFC 9110 §6.4.1, §15.3.5: a 1xx or 204 has no content, so no
+  // Content-Type or Content-Length either, whatever was sent (a stream is
+  // read to its end and dropped)
+  if ((status === 204 || status < 200) && payload !== null && payload !== undefined) {
+    writeNoContent(reply, payload)
+    return
+  }
   const kind = payloadKind(payload)
   /** @type {string | Buffer | null} */
   let body
@@ -37,7 +45,15 @@ export function writeReply (reply, payload) {
       break
     }
     case KIND_JSON:
-      // an onSend hook returned an object
+      // an onSend hook returned an object; or, under replyFormat 'fastify',
+      // an object sent with a type that is not JSON, which is refused as
+      // Fastify refuses it: thrown to the code that called send() (the
+      // handler's throw goes to the error path; after an async hook, the
+      // kernel hands it there), the reply unsent
+      if (reply.route.app.fastifyReplies) {
+        reply._sent = false
+        throw reply.route.app.error('HP_ERR_REP_INVALID_PAYLOAD_TYPE', typeof payload)
+      }
       body = JSON.stringify(payload)
       if (type === null) type = JSON_TYPE
       break
@@ -45,7 +61,6 @@ export function writeReply (reply, payload) {
       writeStreamed(reply, payload, kind)
       return
   }
-  const status = reply.statusCode
   // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content.
   if (status === 204 || status === 304 || status < 200) body = null
   // Trailers (RFC 9112 §7.1.2) need the chunked coding: the body goes as a
@@ -73,9 +88,36 @@ export function writeReply (reply, payload) {
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
+    headRefused(reply, err)
+  }
+}
+
+/**
+ * A 1xx or 204 answer to a payload: the head without Content-Type or
+ * Content-Length; a node stream sent is drained, its errors ignored.
+ * @param {Reply} reply
+ * @param {unknown} payload
+ */
+function writeNoContent (reply, payload) {
+  const p = /** @type {any} */ (payload)
+  if (typeof p === 'object' && typeof p.pipe === 'function' && typeof p.resume === 'function') {
+    p.on('error', noop)
+    p.resume()
+  }
+  reply._contentType = null
+  if (reply._headers !== null) delete reply._headers['content-length']
+  const headers = reply._headers ?? {}
+  delete headers['content-type']
+  markDone(reply)
+  try {
+    reply._res.respond(reply.statusCode, headers, null)
+  } catch (err) {
+    reply._done = false
     writeRefusedHead(reply, err)
   }
 }
+
+function noop () {}
 
 /**
  * @param {Reply} reply

@@ -1,7 +1,8 @@
 // How the default error handler's answer is serialized. Under errorFormat
 // 'fastify', as Fastify's: preSerialization hooks do not run for it, the
 // route's response schema for the status is applied to the error itself,
-// and a schema that cannot encode it answers a 500 naming both failures.
+// and a schema that cannot encode it answers a 500 naming both failures; a
+// serializer that returns what is not a body answers that it did so.
 // hotpath's own entry runs the answer through the hooks like any JSON
 // payload, and a failure there is the fixed 500.
 import { test } from 'node:test'
@@ -24,6 +25,10 @@ function routes (app) {
   }
   app.get('/schema', withSchema, () => { throw Object.assign(new Error('with detail'), { detail: 'disk full' }) })
   app.get('/schema-fails', withSchema, () => { throw new Error('no detail') })
+  app.get('/not-a-body', {
+    schema: { response: { 503: { type: 'object' } } },
+    serializerCompiler: () => () => ({ not: 'a string' })
+  }, () => { throw Object.assign(new Error('down'), { statusCode: 503 }) })
 }
 
 test('errorFormat \'fastify\': the error answer skips preSerialization and takes the response schema for its status', async () => {
@@ -42,6 +47,9 @@ test('errorFormat \'fastify\': the error answer skips preSerialization and takes
     code: 'FST_ERR_FAILED_ERROR_SERIALIZATION',
     message: 'Failed to serialize an error. Error: "detail" is required!. Original error: no detail'
   })
+  const notABody = await app.inject('/not-a-body')
+  assert.equal(notABody.statusCode, 503)
+  assert.deepEqual(notABody.json(), { statusCode: 503, code: 'FST_ERR_REP_INVALID_PAYLOAD_TYPE', message: "Attempted to send payload of invalid type 'object'. Expected a string or Buffer." })
 })
 
 test('hotpath\'s own entry: the error answer is a JSON payload like any other; a failure there is the fixed 500', async () => {

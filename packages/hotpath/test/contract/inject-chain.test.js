@@ -1,5 +1,5 @@
 // app.inject() with no options builds the request by chained calls;
-// [Symbol.asyncDispose] closes the app.
+// [Symbol.asyncDispose] closes the app. A FormData payload.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import hotpath from '../../lib/index.js'
@@ -74,4 +74,19 @@ test('[Symbol.asyncDispose]() closes the app', async () => {
   await /** @type {any} */ (app)[Symbol.asyncDispose]()
   assert.equal(app.server.listening, false)
   assert.equal(closed, true)
+})
+
+test('inject() sends a FormData payload as multipart/form-data, its boundary in the Content-Type it sets', async () => {
+  const app = hotpath()
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'string' }, (/** @type {any} */ req, /** @type {string} */ body, /** @type {Function} */ done) => { done(null, body) })
+  app.post('/form', (req) => ({ type: req.headers['content-type'], body: req.body }))
+  const form = new FormData()
+  form.set('field', 'a value')
+  const res = await app.inject({ method: 'POST', url: '/form', payload: form, headers: { 'content-type': 'text/plain', 'x-kept': 'yes' } })
+  assert.equal(res.statusCode, 200)
+  const { type, body } = res.json()
+  const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(type)?.[1]
+  assert.ok(boundary, type)
+  assert.ok(body.startsWith(`--${boundary}\r\nContent-Disposition: form-data; name="field"\r\n\r\na value\r\n`), body)
+  assert.ok(body.endsWith(`--${boundary}--\r\n`), body)
 })

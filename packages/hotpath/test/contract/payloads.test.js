@@ -4,15 +4,36 @@ import { Readable, Transform } from 'node:stream'
 import http from 'node:http'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 
+/** A Response of another class, known by its tag, as another fetch implementation makes them. */
+class ForeignResponse {
+  /** @param {Response} inner */
+  constructor (inner) { this.inner = inner }
+  get [Symbol.toStringTag] () { return 'Response' }
+  get status () { return this.inner.status }
+  get headers () { return this.inner.headers }
+  get body () { return this.inner.body }
+  get bodyUsed () { return this.inner.bodyUsed }
+}
+
 eachMode('payloads and reply', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
+  /** @type {() => void} */
+  let streamEnded = () => {}
+  const drained = new Promise((resolve) => { streamEnded = () => resolve(true) })
   before(async () => {
     s = await setup(mode, (app) => {
       app.get('/buffer', () => Buffer.from([1, 2, 3]))
       app.get('/u8', () => new Uint8Array([104, 105]))
       app.get('/204-length-0', (_req, reply) => reply.code(204).header('Content-Length', '0').send())
       app.get('/204-length-5', (_req, reply) => reply.code(204).header('Content-Length', '5').send())
+      app.get('/204-object', (_req, reply) => reply.code(204).send({ dropped: true }))
+      app.get('/204-typed', (_req, reply) => reply.code(204).type('text/csv').send('a,b'))
+      app.get('/204-stream', (_req, reply) => {
+        const stream = new Readable({ read () { this.push('unread'); this.push(null) } })
+        stream.on('end', () => streamEnded())
+        reply.code(204).send(stream)
+      })
       app.get('/null', () => null)
       app.get('/array', () => [1, 'two'])
       app.get('/number', (req, reply) => reply.send(42))
@@ -35,6 +56,8 @@ eachMode('payloads and reply', (mode) => {
       }))
       app.get('/response', () => new Response(JSON.stringify({ via: 'Response' }), { status: 202, headers: { 'content-type': 'application/json', 'x-from': 'response' } }))
       app.get('/response-empty', () => new Response(null, { status: 204 }))
+      // another fetch implementation's Response (the undici package has its own class)
+      app.get('/foreign-response', () => new ForeignResponse(new Response(JSON.stringify({ via: 'foreign' }), { status: 203, headers: { 'content-type': 'application/json' } })))
       app.get('/redirect', (req, reply) => reply.redirect('/target'))
       app.get('/redirect-301', (req, reply) => reply.redirect('/target', 301))
       app.get('/headers', (req, reply) => reply.code(201).headers({ 'x-a': '1', 'X-B': 2 }).header('set-cookie', 'a=1').header('set-cookie', 'b=2').type('application/vnd.x+json').send({ ok: true }))
@@ -101,6 +124,23 @@ eachMode('payloads and reply', (mode) => {
     assert.equal(zero.headers['content-length'], '0')
     assert.equal(five.statusCode, 204)
     assert.equal(five.headers['content-length'], undefined)
+  })
+
+  test("another implementation's Response is sent as a Response, not as JSON", async () => {
+    const res = await s.request('/foreign-response')
+    assert.equal(res.statusCode, 203)
+    assert.deepEqual(res.json(), { via: 'foreign' })
+  })
+
+  test('a 204 sent with a payload has no body, Content-Type or Content-Length; a stream is drained', async () => {
+    for (const url of ['/204-object', '/204-typed', '/204-stream']) {
+      const res = await s.request(url)
+      assert.equal(res.statusCode, 204, url)
+      assert.equal(res.body, '', url)
+      assert.equal(res.headers['content-type'], undefined, url)
+      assert.equal(res.headers['content-length'], undefined, url)
+    }
+    assert.equal(await drained, true)
   })
 
   test('redirect', async () => {

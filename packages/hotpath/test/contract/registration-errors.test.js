@@ -62,6 +62,21 @@ test('an async hook that declares done is refused, by addHook and as a route opt
   assert.throws(() => fastify().addHook('onRequestAbort', async (req, done) => {}), { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER' })
 })
 
+test('the options of an app are an object; those before a handler are a plain object without a handler', () => {
+  assert.throws(() => hotpath(/** @type {any} */ ('lol')), { code: 'HP_ERR_OPTIONS_NOT_OBJ', message: 'The options must be an object, got string' })
+  assert.throws(() => fastify(/** @type {any} */ (3)), { code: 'FST_ERR_OPTIONS_NOT_OBJ', message: 'Options must be an object' })
+  const app = hotpath()
+  for (const options of ['', 1, [], undefined, null]) {
+    assert.throws(() => app.get('/a', /** @type {any} */ (options), () => 'ok'), { code: 'HP_ERR_ROUTE_OPTIONS_NOT_OBJ' })
+  }
+  assert.throws(() => app.get('/a', { handler: () => 'one' }, () => 'two'), { code: 'HP_ERR_ROUTE_DUPLICATED_HANDLER', message: 'Route GET:/a has a handler in its options and another after them' })
+  assert.throws(() => fastify().post('/b', /** @type {any} */ (''), () => 'ok'), { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ', message: 'Options for "POST:/b" route must be an object' })
+  assert.throws(() => fastify().get('/c', { handler: () => 'one' }, () => 'two'), { code: 'FST_ERR_ROUTE_DUPLICATED_HANDLER', message: 'Duplicate handler for "GET:/c" route is not allowed!' })
+  // the options alone may carry the handler, and a handler may follow options without one
+  app.get('/d', { handler: () => 'd' })
+  app.get('/e', { logLevel: 'info' }, () => 'e')
+})
+
 test('decorateRequest and decorateReply refuse an object or array value; decorate takes one', () => {
   const app = hotpath()
   assert.throws(() => app.decorateRequest('cart', []), { code: 'HP_ERR_DEC_REFERENCE_TYPE', message: /'cart' is a shared object/ })

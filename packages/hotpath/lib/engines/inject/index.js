@@ -43,11 +43,46 @@ export class InjectEngine {
     // a stream payload (form-auto-content's, a file) is read first, then
     // sent as a body of that length
     if (isStream(payload)) return readAll(payload).then((body) => this.request({ ...opts, payload: body, body: undefined }))
+    // a FormData payload is sent as multipart/form-data, its boundary in
+    // the Content-Type, which it replaces (as light-my-request does)
+    if (isFormData(payload)) return encodeForm(payload).then(({ body, type }) => this.request({ ...opts, payload: body, body: undefined, headers: { ...withoutContentType(opts.headers), 'content-type': type } }))
     const raw = requestFrom(opts)
     return new Promise((resolve) => {
       handler(/** @type {any} */ (raw), /** @type {any} */ (new InjectResponse(raw, resolve)))
     })
   }
+}
+
+/**
+ * A FormData, the global one or another made to its shape (undici's).
+ * @param {unknown} v
+ * @returns {v is FormData}
+ */
+function isFormData (v) {
+  return v !== null && typeof v === 'object' && (/** @type {any} */ (v))[Symbol.toStringTag] === 'FormData' && typeof (/** @type {any} */ (v)).entries === 'function'
+}
+
+/**
+ * The multipart/form-data body of a FormData and its Content-Type, as the
+ * fetch API encodes it.
+ * @param {FormData} form
+ * @returns {Promise<{ body: Buffer, type: string }>}
+ */
+async function encodeForm (form) {
+  const response = new Response(form)
+  const body = Buffer.from(await response.arrayBuffer())
+  return { body, type: /** @type {string} */ (response.headers.get('content-type')) }
+}
+
+/**
+ * @param {Record<string, any> | undefined} headers
+ * @returns {Record<string, any>}
+ */
+function withoutContentType (headers) {
+  /** @type {Record<string, any>} */
+  const out = {}
+  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() !== 'content-type') out[k] = v
+  return out
 }
 
 /** @param {unknown} v */
