@@ -75,7 +75,7 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
         assert.equal(res.statusCode, 500, hook)
         assert.equal(res.headers['x-handed'], 'an Error', hook)
         if (format === 'fastify') assert.deepEqual(res.json(), { statusCode: 500, code: 'FST_ERR_SEND_UNDEFINED_ERR', error: 'Internal Server Error', message: 'Undefined error has occurred' }, hook)
-        else assert.deepEqual(res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }, hook)
+        else assert.deepEqual(res.json(), { statusCode: 500, code: 'HP_ERR_HOOK_REJECTED_EMPTY', error: 'Internal Server Error', message: 'Internal Server Error' }, hook)
       }
     })
 
@@ -83,7 +83,7 @@ for (const format of /** @type {const} */ (['hotpath', 'fastify'])) {
       const res = await s.request('/callback-style')
       assert.equal(res.statusCode, 500)
       assert.equal(res.headers['x-handed'], 'an Error')
-      assert.equal(res.json().code, format === 'fastify' ? 'FST_ERR_SEND_UNDEFINED_ERR' : undefined)
+      assert.equal(res.json().code, format === 'fastify' ? 'FST_ERR_SEND_UNDEFINED_ERR' : 'HP_ERR_HOOK_REJECTED_EMPTY')
     })
 
     test('an onSend hook that fails on the error answer too: the last error, without hooks', async () => {
