@@ -32,11 +32,12 @@ function invalidHost (req, requireHost) {
     if (raw[i].length === 4 && raw[i].toLowerCase() === 'host' && ++hosts > 1) return 'Duplicate Host header'
   }
   const host = req.headers.host
-  if (host === undefined || host === '') {
+  if (host === undefined) {
     if (!requireHost || req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null
-    return host === undefined ? 'Missing Host header' : 'Empty Host header'
+    return 'Missing Host header'
   }
-  return isValidHost(host) ? null : 'Invalid Host header'
+  // an empty Host is valid: a target URI without an authority (RFC 9112 §3.2)
+  return host === '' || isValidHost(host) ? null : 'Invalid Host header'
 }
 
 /**
