@@ -13,6 +13,7 @@ import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
+import { fastifyClientErrorHandler } from './client-error.js'
 import { normalizeOptions, httpOptions } from './options.js'
 import { loadNode } from './plugin-meta.js'
 import { isLogController } from '../log-controller.js'
@@ -115,7 +116,9 @@ export class Core {
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
     const http = httpOptions(options.http)
-    const clientErrorHandler = options.clientErrorHandler ?? undefined
+    // errorFormat 'fastify': without a handler of the app's, Fastify's own
+    // answers the requests the engine refuses (its fixed "Client Error" body)
+    const clientErrorHandler = options.clientErrorHandler ?? (this.fastifyErrors ? fastifyClientErrorHandler : undefined)
     if (clientErrorHandler !== undefined && typeof clientErrorHandler !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'clientErrorHandler', 'expected a function')
     if (options.return503OnClosing !== undefined && typeof options.return503OnClosing !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'return503OnClosing', 'expected a boolean')
     /** @type {import('../engines/engine.js').EngineOptions} */
