@@ -138,7 +138,7 @@ export class Core {
       clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket)
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
-    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, ...limits } = this.engineOptions
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
@@ -182,6 +182,9 @@ export class Core {
     // instance); Fastify's serializers for its lines, which a logController
     // writes with the request and the reply themselves
     this.logger = createLogger(this.checkLoggerOptions(options.logger, options.loggerInstance), this.fastifyLogs || this.logController !== null ? FASTIFY_SERIALIZERS : null)
+    // Fastify logs each request it refuses while closing
+    const logger = this.logger
+    if (this.fastifyLogs && logger !== null) this.engineOptions.onClosingRefusal = () => logger.info({ res: { statusCode: 503 } }, 'request aborted - refusing to accept new requests as server is closing')
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */

@@ -263,6 +263,35 @@ eachMode('return503OnClosing', (mode) => {
   }
 }, SOCKET_MODES)
 
+eachMode('a request refused while closing, under logFormat \'fastify\'', (mode) => {
+  test('is logged as Fastify logs it; the answer in flight before keeps its connection', async () => {
+    /** @type {any[]} */
+    const lines = []
+    const stream = { write: (/** @type {string} */ line) => { lines.push(JSON.parse(line)) } }
+    const app = fastify({ engine: mode, forceCloseConnections: false, logger: { stream, level: 'info' } })
+    /** @type {Promise<void> | null} */
+    let closing = null
+    app.get('/', () => { closing ??= app.close(); return 'ok' })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = /** @type {import('node:net').AddressInfo} */ (app.server.address()).port
+    const socket = net.connect(port, '127.0.0.1')
+    let data = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk) => { data += chunk })
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'data')
+    assert.match(data, /^HTTP\/1\.1 200 OK/)
+    assert.match(data, /\r\nconnection: keep-alive\r\n/i)
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'close')
+    await closing
+    assert.match(data.slice(data.indexOf('HTTP/1.1', 1)), /^HTTP\/1\.1 503 /)
+    const refused = lines.filter((l) => l.msg === 'request aborted - refusing to accept new requests as server is closing')
+    assert.equal(refused.length, 1)
+    assert.deepEqual(refused[0].res, { statusCode: 503 })
+  })
+}, SOCKET_MODES)
+
 eachMode('handlerTimeout', (mode) => {
   test('a route late past its handlerTimeout is answered 503, and req.signal aborts with that error', async () => {
     /** @type {unknown} */
