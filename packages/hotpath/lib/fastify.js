@@ -34,7 +34,12 @@ const FASTIFY_DEFAULTS = {
   // Fastify's bodies: null sends "null", a JSON type the app set gets
   // charset=utf-8, a stream no default Content-Type; hotpath sends null as
   // an empty body, a type as set, a stream as application/octet-stream.
-  replyFormat: 'fastify'
+  replyFormat: 'fastify',
+  // Fastify sets no limit on receiving a request (node:http's
+  // requestTimeout, which it sets to 0); hotpath's 30 s also bounds the
+  // answer (docs/safety.md, "Timeouts"). headersTimeout still bounds the
+  // head.
+  requestTimeout: 0
 }
 
 /**

@@ -10,6 +10,12 @@ test('hotpath/fastify closes idle connections at once; hotpath keeps a just-used
   assert.equal(hotpath().initialConfig.forceCloseConnections, false)
 })
 
+test('hotpath/fastify sets no request timeout, as Fastify; hotpath bounds a request to 30 s', () => {
+  assert.equal(fastify().initialConfig.requestTimeout, 0)
+  assert.equal(hotpath().initialConfig.requestTimeout, 30_000)
+  assert.equal(fastify({ requestTimeout: 5000 }).initialConfig.requestTimeout, 5000)
+})
+
 test('options given to hotpath/fastify win over its defaults', () => {
   assert.equal(fastify({ forceCloseConnections: false }).initialConfig.forceCloseConnections, false)
 })

@@ -13,6 +13,7 @@ import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
+import { fastifyClientErrorHandler } from './client-error.js'
 import { normalizeOptions, httpOptions } from './options.js'
 import { loadNode } from './plugin-meta.js'
 import { isLogController } from '../log-controller.js'
@@ -115,7 +116,9 @@ export class Core {
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
     const http = httpOptions(options.http)
-    const clientErrorHandler = options.clientErrorHandler ?? undefined
+    // errorFormat 'fastify': without a handler of the app's, Fastify's own
+    // answers the requests the engine refuses (its fixed "Client Error" body)
+    const clientErrorHandler = options.clientErrorHandler ?? (this.fastifyErrors ? fastifyClientErrorHandler : undefined)
     if (clientErrorHandler !== undefined && typeof clientErrorHandler !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'clientErrorHandler', 'expected a function')
     if (options.return503OnClosing !== undefined && typeof options.return503OnClosing !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'return503OnClosing', 'expected a boolean')
     /** @type {import('../engines/engine.js').EngineOptions} */
@@ -135,7 +138,7 @@ export class Core {
       clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket)
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
-    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, ...limits } = this.engineOptions
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
@@ -179,6 +182,9 @@ export class Core {
     // instance); Fastify's serializers for its lines, which a logController
     // writes with the request and the reply themselves
     this.logger = createLogger(this.checkLoggerOptions(options.logger, options.loggerInstance), this.fastifyLogs || this.logController !== null ? FASTIFY_SERIALIZERS : null)
+    // Fastify logs each request it refuses while closing
+    const logger = this.logger
+    if (this.fastifyLogs && logger !== null) this.engineOptions.onClosingRefusal = () => logger.info({ res: { statusCode: 503 } }, 'request aborted - refusing to accept new requests as server is closing')
     const disable = options.disableRequestLogging
     if (disable !== undefined && typeof disable !== 'boolean' && typeof disable !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'disableRequestLogging', 'expected a boolean or a function of the request')
     /** the completion line per request ("request completed"), unless disableRequestLogging */

@@ -19,6 +19,7 @@ import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from 'node:http'
+import { networkInterfaces } from 'node:os'
 
 export { Core }
 
@@ -860,9 +861,9 @@ export class Hotpath {
       const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
       const address = await engine.listen(opts)
       core.address = address
-      const url = typeof address === 'string' ? address : `${core.engineOptions.https ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-      const text = typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`
-      this.log.info(text)
+      const urls = listenUrls(address, core.engineOptions.https ? 'https' : 'http')
+      for (const url of urls) this.log.info(typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`)
+      const url = urls[0]
       // started, not waited for: an onListen hook does not hold listen(), and
       // its failure is logged, as in Fastify
       runOnListen(core)
@@ -951,6 +952,25 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     writable: true,
     configurable: true
   })
+}
+
+/**
+ * The URLs listen() reports, the first one its result: a server on every
+ * IPv4 address (0.0.0.0) is reached at each of the machine's IPv4
+ * addresses, the loopback ones first, as Fastify reports them; any other
+ * address, or a socket path, as it is.
+ * @param {import('node:net').AddressInfo | string} address
+ * @param {string} scheme
+ * @returns {string[]}
+ */
+function listenUrls (address, scheme) {
+  if (typeof address === 'string') return [address]
+  if (address.family === 'IPv6') return [`${scheme}://[${address.address}]:${address.port}`]
+  const hosts = address.address === '0.0.0.0'
+    ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => i.family === 'IPv4')).sort((a, b) => Number(b.internal) - Number(a.internal)).map((i) => i.address)
+    : []
+  if (hosts.length === 0) hosts.push(address.address)
+  return hosts.map((host) => `${scheme}://${host}:${address.port}`)
 }
 
 /**

@@ -149,8 +149,8 @@
  * @property {number} keepAliveTimeout   ms an idle keep-alive socket is kept
  * @property {number} maxHeaderSize      bytes of request head; 431 past it
  * @property {number} [maxRequestsPerSocket] 0 = unlimited
- * @property {boolean} [requireHostHeader] false: an HTTP/1.1 request without Host, or with an empty one, is
- *   taken rather than answered 400 (node:http's option of that name; default true)
+ * @property {boolean} [requireHostHeader] false: an HTTP/1.1 request without Host is taken rather than
+ *   answered 400 (node:http's option of that name; default true)
  * @property {number} [connectionsCheckingInterval] node: how often node:http checks its timeouts (wire checks
  *   them on its shared timer)
  * @property {boolean} [return503OnClosing] false: a request that arrives once close() has begun is served,
@@ -167,6 +167,8 @@
  *   'idle': every idle one closes at once, as node:http's server.close() and
  *   Fastify do; true: every connection, busy or not, is destroyed at once
  * @property {(err: Error, info?: object) => void} [onClientError] for logging only
+ * @property {() => void} [onClosingRefusal] called when the engine answers 503 a request that arrived once
+ *   close() had begun (return503OnClosing), for logging only
  */
 
 export {}

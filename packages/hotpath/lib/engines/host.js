@@ -18,7 +18,9 @@ const HOST = /^(?:\[(?:[0-9A-Fa-f:.]+|[vV][0-9A-Fa-f]+\.[\w.~!$&'()*+;=:-]+)\]|(
 
 /**
  * True when `value` is a valid, non-empty Host field value. An empty value
- * is the caller's to judge: RFC 9112 §3.3 treats it as no Host at all.
+ * is the caller's to judge: it is valid too, sent for a target URI without
+ * an authority (RFC 9112 §3.2), and only where Host is required a missing
+ * field is not.
  * @param {string} value  with the surrounding SP/HTAB already removed
  */
 export function isValidHost (value) {

@@ -188,6 +188,16 @@ eachMode('the http option', (mode) => {
     await s.close()
   })
 
+  test('an empty Host on HTTP/1.1 is taken (a target without an authority); request.host is then \'\' and request.port null', async () => {
+    const s = await setup(mode, (app) => {
+      app.get('/', (/** @type {any} */ req) => ({ host: req.host, hostname: req.hostname, port: req.port }))
+    })
+    const answer = await exchange(s.port, 'GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n')
+    assert.match(answer, /^HTTP\/1\.1 200 OK/)
+    assert.ok(answer.endsWith('{"host":"","hostname":"","port":null}'), answer)
+    await s.close()
+  })
+
   test('maxHeaderSize bounds the head (431); the top-level option wins over it', async () => {
     const s = await setup(mode, (app) => { app.get('/', () => 'ok') }, { http: { maxHeaderSize: 1024 } })
     const res = await s.request({ url: '/', headers: { 'x-large': 'a'.repeat(1024) } })
@@ -196,6 +206,20 @@ eachMode('the http option', (mode) => {
     assert.equal(hotpath({ maxHeaderSize: 2048, http: { maxHeaderSize: 1024 } }).initialConfig.maxHeaderSize, 2048)
   })
 }, SOCKET_MODES)
+
+test('listen() on 0.0.0.0 reports each IPv4 address of the machine, the loopback ones first, and resolves the first', async () => {
+  /** @type {string[]} */
+  const lines = []
+  const app = hotpath({ engine: 'wire' })
+  const url = await app.listen({ port: 0, host: '0.0.0.0', listenTextResolver: (/** @type {string} */ u) => { lines.push(u); return u } })
+  const port = /** @type {import('node:net').AddressInfo} */ (app.server.address()).port
+  const expected = Object.values(os.networkInterfaces()).flatMap((l) => (l ?? []).filter((i) => i.family === 'IPv4'))
+  assert.equal(lines.length, expected.length)
+  assert.deepEqual(new Set(lines), new Set(expected.map((i) => `http://${i.address}:${port}`)))
+  assert.equal(url, lines[0])
+  assert.ok(expected.some((i) => i.internal && url === `http://${i.address}:${port}`), url)
+  await app.close()
+})
 
 test('the http option refuses what hotpath does not do, naming it', () => {
   assert.throws(() => hotpath({ http: { insecureHTTPParser: true } }), { code: 'HP_ERR_UNSUPPORTED_OPTION', message: /^Option http\.insecureHTTPParser: true is not supported/ })
@@ -237,6 +261,35 @@ eachMode('return503OnClosing', (mode) => {
       assert.match(second, /connection: close/i)
     })
   }
+}, SOCKET_MODES)
+
+eachMode('a request refused while closing, under logFormat \'fastify\'', (mode) => {
+  test('is logged as Fastify logs it; the answer in flight before keeps its connection', async () => {
+    /** @type {any[]} */
+    const lines = []
+    const stream = { write: (/** @type {string} */ line) => { lines.push(JSON.parse(line)) } }
+    const app = fastify({ engine: mode, forceCloseConnections: false, logger: { stream, level: 'info' } })
+    /** @type {Promise<void> | null} */
+    let closing = null
+    app.get('/', () => { closing ??= app.close(); return 'ok' })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = /** @type {import('node:net').AddressInfo} */ (app.server.address()).port
+    const socket = net.connect(port, '127.0.0.1')
+    let data = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk) => { data += chunk })
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'data')
+    assert.match(data, /^HTTP\/1\.1 200 OK/)
+    assert.match(data, /\r\nconnection: keep-alive\r\n/i)
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'close')
+    await closing
+    assert.match(data.slice(data.indexOf('HTTP/1.1', 1)), /^HTTP\/1\.1 503 /)
+    const refused = lines.filter((l) => l.msg === 'request aborted - refusing to accept new requests as server is closing')
+    assert.equal(refused.length, 1)
+    assert.deepEqual(refused[0].res, { statusCode: 503 })
+  })
 }, SOCKET_MODES)
 
 eachMode('handlerTimeout', (mode) => {

@@ -19,7 +19,7 @@ export function createFactoryEngine (options, factory, appOptions) {
   /** @type {import('../engine.js').RequestHandler | null} */
   let handler = null
   /** read by every response while it writes: Connection: close once closing */
-  const state = { closing: false }
+  const state = { closing: false, closeBusy: false }
   let opened = false
   const return503 = options.return503OnClosing ?? true
   const server = factory((/** @type {any} */ req, /** @type {any} */ res) => {
@@ -48,6 +48,7 @@ export function createFactoryEngine (options, factory, appOptions) {
     },
     close () {
       state.closing = true
+      state.closeBusy = true
       return new Promise((resolve) => {
         if (!opened || !server.listening) return resolve()
         if (options.forceCloseConnections === true && typeof server.closeAllConnections === 'function') server.closeAllConnections()

@@ -32,11 +32,12 @@ function invalidHost (req, requireHost) {
     if (raw[i].length === 4 && raw[i].toLowerCase() === 'host' && ++hosts > 1) return 'Duplicate Host header'
   }
   const host = req.headers.host
-  if (host === undefined || host === '') {
+  if (host === undefined) {
     if (!requireHost || req.httpVersionMinor !== 1 || req.httpVersionMajor !== 1) return null
-    return host === undefined ? 'Missing Host header' : 'Empty Host header'
+    return 'Missing Host header'
   }
-  return isValidHost(host) ? null : 'Invalid Host header'
+  // an empty Host is valid: a target URI without an authority (RFC 9112 §3.2)
+  return host === '' || isValidHost(host) ? null : 'Invalid Host header'
 }
 
 /**
@@ -175,8 +176,14 @@ export function createNodeEngine (options) {
     socket.destroySoon()
   }
 
-  /** read by every response while it writes: Connection: close once closing */
-  const state = { closing: false }
+  /**
+   * closing: close() has begun (a request arriving then is answered 503,
+   * or served with Connection: close); closeBusy: the answers in flight
+   * then say Connection: close too (forceCloseConnections 'idle' or true;
+   * by default they keep the connection, as node:http does). Read by every
+   * response while it writes.
+   */
+  const state = { closing: false, closeBusy: false }
 
   return {
     server,
@@ -185,7 +192,14 @@ export function createNodeEngine (options) {
         res.engineState = state
         const invalid = invalidHost(req, requireHost)
         if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
-        if (state.closing && return503) return refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+        if (state.closing) {
+          if (return503) {
+            refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+            if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
+            return
+          }
+          res.shouldKeepAlive = false
+        }
         // llhttp hands over the head of a request whose Transfer-Encoding
         // it rejects (a final coding other than a lone "chunked", as in
         // "gzip", "chunked<HTAB>" or "<NBSP>chunked") and fails the read
@@ -202,11 +216,13 @@ export function createNodeEngine (options) {
     },
     close () {
       state.closing = true
+      state.closeBusy = options.forceCloseConnections === 'idle' || options.forceCloseConnections === true
       return new Promise((resolve) => {
         if (!server.listening) return resolve()
         // server.close() stops accepting and (node ≥ 19) closes idle
-        // keep-alive sockets; in-flight requests finish, and their
-        // responses go out with Connection: close so their sockets end too.
+        // keep-alive sockets; in-flight requests finish (with 'idle' or
+        // true, their responses go out with Connection: close so their
+        // sockets end too).
         // Connections still busy after the grace period (a stream that
         // never ends, a client that never reads) are destroyed.
         if (options.forceCloseConnections === true) server.closeAllConnections()
@@ -225,15 +241,19 @@ export function createNodeEngine (options) {
         // node:http does not say when a connection last answered, so the
         // idle ones are left open CLOSE_IDLE_MS longer: a request arriving
         // meanwhile is answered 503 + Connection: close (see setHandler),
-        // and those still idle are closed then.
+        // and those still idle are closed then. A busy one keeps its
+        // connection, as on node:http, and is closed once idle, at the
+        // next of these sweeps.
         const closeIdle = server.closeIdleConnections
         server.closeIdleConnections = noop
+        const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_IDLE_MS)
+        sweep.unref()
         server.close(() => {
           clearTimeout(grace)
+          clearInterval(sweep)
           resolve()
         })
         server.closeIdleConnections = closeIdle
-        setTimeout(() => server.closeIdleConnections(), CLOSE_IDLE_MS).unref()
       })
     }
   }

@@ -18,7 +18,7 @@ export class NodeResponse extends http.ServerResponse {
     // (highWaterMark, rejectNonStandardBodyWrites) as a second
     // @ts-expect-error
     super(req, options)
-    /** @type {{ closing: boolean } | null} the engine's state, set when the request is handed over */
+    /** @type {{ closing: boolean, closeBusy: boolean } | null} the engine's state, set when the request is handed over */
     this.engineState = null
     /** @type {((arg: any, error: Error | null) => void) | null} */
     this.endListener = null
@@ -34,7 +34,7 @@ export class NodeResponse extends http.ServerResponse {
    * @param {string | Buffer | null} body
    */
   respond (statusCode, headers, body) {
-    if (this.engineState !== null && this.engineState.closing) headers.connection = 'close'
+    if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
     if (body !== null && headers['content-length'] === undefined) {
       headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
     }
@@ -67,7 +67,7 @@ export class NodeResponse extends http.ServerResponse {
    * @param {import('../engine.js').TrailerSource | null} [trailers]
    */
   respondStream (statusCode, headers, stream, done, trailers = null) {
-    if (this.engineState !== null && this.engineState.closing) headers.connection = 'close'
+    if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
     // The head is written on the stream's first byte, in an event
     // listener where a throw would end the process: refuse a bad header
     // now, as respond() does, with node:http's own checks.

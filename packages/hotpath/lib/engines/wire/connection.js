@@ -191,9 +191,17 @@ export class Connection {
       writeError(this, res, 'HP_ERR_CONNECTION_EXHAUSTED', true)
       return
     }
-    if (engine.closing && engine.return503OnClosing) {
-      writeError(this, res, 'HP_ERR_SERVER_CLOSING', true)
-      return
+    // a request that arrives once close() has begun is the connection's
+    // last: answered 503, or served, with Connection: close (those in
+    // flight before keep theirs, as on node:http)
+    if (engine.closing) {
+      if (engine.return503OnClosing) {
+        writeError(this, res, 'HP_ERR_SERVER_CLOSING', true)
+        if (engine.onClosingRefusal !== null) engine.onClosingRefusal()
+        return
+      }
+      req.keepAlive = false
+      this.closing = true
     }
     try {
       handler(req, res)

@@ -28,6 +28,8 @@ export class WireEngine {
     /** @type {Set<Connection>} */
     this.connections = new Set()
     this.closing = false
+    /** close() has begun, and the answers in flight say Connection: close (forceCloseConnections 'idle') */
+    this.closeBusy = false
     /** ms close() waits for busy connections before destroying them */
     this.closeGraceTimeout = options.closeGraceTimeout ?? 10_000
     /** @type {boolean | 'idle'} see EngineOptions */
@@ -57,6 +59,8 @@ export class WireEngine {
     this.requireHostHeader = options.requireHostHeader ?? true
     /** false: a request that arrives during close() is served (with Connection: close) rather than answered 503 */
     this.return503OnClosing = options.return503OnClosing ?? true
+    /** @type {(() => void) | null} told of each request answered 503 because the engine is closing */
+    this.onClosingRefusal = typeof options.onClosingRefusal === 'function' ? options.onClosingRefusal : null
     /** ms of inactivity after which a socket is destroyed (node:http's server.timeout; 0: none) */
     this.socketTimeout = options.connectionTimeout ?? 0
     exposeServerMembers(this)
@@ -176,13 +180,18 @@ export class WireEngine {
       }
       if (this.server.listening) this.server.close(done)
       const force = this.forceCloseConnections
+      this.closeBusy = force !== false
       for (const conn of this.connections) {
-        // Busy ones close after their response. An idle one closes now,
-        // unless it answered so recently that the client's next request
-        // may be on its way: that one gets 503 + Connection: close, not a
-        // reset, and the timer closes it after CLOSE_IDLE_MS. 'idle' and
-        // true trade that for a close() that does not wait.
+        // A busy one finishes its requests, and their answers keep
+        // Connection: keep-alive, as on node:http: it is then idle, and
+        // like an idle one that has just answered, kept CLOSE_IDLE_MS for a
+        // request already on its way (answered 503 + Connection: close, not
+        // reset), then closed by the timer. An idle one closes now, unless
+        // it answered that recently. 'idle' closes a busy one after its
+        // answers (Connection: close) and an idle one now, and true
+        // destroys all: a close() that does not wait.
         if (force === true) conn.destroy()
+        else if (force === false && !conn.idle) continue
         else if (!conn.idle || conn.phase === P_HEAD || (force === false && conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
         else conn.destroy()
       }

@@ -382,18 +382,19 @@ export class Parser {
 
     // RFC 9112 §3.2: 400 for an HTTP/1.1 request without Host, and for
     // any request with more than one Host or an invalid one. An empty Host
-    // means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1 like a missing
-    // one, allowed on HTTP/1.0 like a missing one.
+    // is a valid one: the client sends it for a target URI without an
+    // authority (an empty reg-name, RFC 3986 §3.2.2), and node:http takes
+    // it too.
     // node:http hands an upgrade to the server's 'upgrade' listeners
     // before its Host check, and so does this: a missing Host on one is
     // refused only if it goes to the routes (Connection#dispatch).
     const isUpgrade = (conn & CONN_UPGRADE) !== 0 && upgrade
     let hostMissing = false
     if (hosts > 1) return this.bad('Duplicate Host header')
-    if (host === '') {
-      if (minor === 1 && hosts === 0 && isUpgrade) hostMissing = true
-      else if (minor === 1 && this.requireHost) return this.bad(hosts === 0 ? 'Missing Host header' : 'Empty Host header')
-    } else if (!isValidHost(host)) {
+    if (hosts === 0) {
+      if (minor === 1 && isUpgrade) hostMissing = true
+      else if (minor === 1 && this.requireHost) return this.bad('Missing Host header')
+    } else if (host !== '' && !isValidHost(host)) {
       return this.bad('Invalid Host header')
     }
     let chunked = false

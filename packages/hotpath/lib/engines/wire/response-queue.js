@@ -42,7 +42,7 @@ export function prepareClose (conn, res) {
   } else if (!req.complete) {
     res.closeAfter = true
   }
-  if (!req.keepAlive || conn.engine.closing) res.closeAfter = true
+  if (!req.keepAlive || conn.engine.closeBusy) res.closeAfter = true
 }
 
 /**
