@@ -34,9 +34,11 @@ export function writeReply (reply, payload) {
       if (type === null) type = TEXT_TYPE
       break
     case KIND_EMPTY:
-      // HEAD: the Content-Length the application set stays (that of the
-      // body a GET would get), as in Fastify
-      body = reply._headers !== null && reply._headers['content-length'] !== undefined && reply.request.method === 'HEAD' ? null : ''
+      // HEAD: no Content-Length of its own, as in Fastify: the one the
+      // application set stays (that of the body a GET would get), and
+      // without one the length is not known (a GET answered by a stream);
+      // 0 would be a claim about the GET's body (RFC 9110 §8.6)
+      body = reply.request.method === 'HEAD' ? null : ''
       break
     case KIND_BINARY: {
       const u8 = /** @type {ArrayBufferView} */ (payload)

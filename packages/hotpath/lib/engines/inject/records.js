@@ -188,7 +188,8 @@ export class InjectResponse {
   respond (statusCode, headers, body) {
     if (respondThroughMiddleware(this, statusCode, headers, body)) return
     checkHeaders(headers)
-    this.finish(statusCode, headers, body === null ? EMPTY : typeof body === 'string' ? Buffer.from(body) : body)
+    if (body === null) this.finish(statusCode, headers, EMPTY, false, {}, this.req.method === 'HEAD')
+    else this.finish(statusCode, headers, typeof body === 'string' ? Buffer.from(body) : body)
   }
 
   /**
@@ -276,8 +277,9 @@ export class InjectResponse {
    * @param {Buffer} body
    * @param {boolean} [streamed]  a stream of no declared length: chunked, as a socket engine sends it
    * @param {Record<string, string>} [trailers]  the trailer section after the last chunk
+   * @param {boolean} [lengthUnknown]  a HEAD answer with no body and no declared length: none is sent, as node:http sends none
    */
-  finish (status, headers, body, streamed = false, trailers = {}) {
+  finish (status, headers, body, streamed = false, trailers = {}, lengthUnknown = false) {
     if (this.finished) return
     this.finished = true
     this.headersSent = true
@@ -289,7 +291,7 @@ export class InjectResponse {
     if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
     for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     const payload = this.req.method === 'HEAD' || status === 204 || status === 304 ? EMPTY : body
-    if (!('content-length' in all) && status !== 204 && status !== 304) {
+    if (!('content-length' in all) && status !== 204 && status !== 304 && !lengthUnknown) {
       if (streamed) all['transfer-encoding'] = 'chunked'
       else all['content-length'] = String(body.length)
     }

@@ -30,8 +30,14 @@ export function write (conn, res, status, headers, body) {
   if (headInfo.close) res.closeAfter = true
   const noBody = statusHasNoBody(status)
   let length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length
-  if (req.method === 'HEAD' && headInfo.length >= 0 && body === null) length = headInfo.length
-  if (!noBody) head += 'content-length: ' + length + '\r\n'
+  let withLength = !noBody
+  // HEAD with no body: the length declared (that of the GET's body), else
+  // none, as node:http sends none: 0 would be a claim (RFC 9110 §8.6)
+  if (req.method === 'HEAD' && body === null) {
+    if (headInfo.length >= 0) length = headInfo.length
+    else withLength = false
+  }
+  if (withLength) head += 'content-length: ' + length + '\r\n'
   else if ((status === 304 && headInfo.length >= 0) || (status === 204 && headInfo.length === 0)) head += 'content-length: ' + headInfo.length + '\r\n'
   head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
   /** @type {string | Buffer} */
