@@ -191,14 +191,13 @@ export class WireEngine {
       const force = this.forceCloseConnections
       this.closeBusy = force !== false || this.drain
       for (const conn of this.connections) {
-        // drain: a busy one ends after its answers (Connection: close), an
-        // idle one waits for a request (then answered, Connection: close)
-        // or its keep-alive timeout: closing it now could reset a request
-        // its client is sending
-        if (this.drain && force !== true) {
-          if (!conn.idle || conn.phase === P_HEAD) conn.closing = true
-          continue
-        }
+        // drain: nothing is closed here. An answer not yet written says
+        // Connection: close (closeBusy) and ends its connection; one whose
+        // head already said keep-alive leaves it open, as an idle one is
+        // left, until its next request (answered, Connection: close), its
+        // client's close or its keep-alive timeout: closing it now could
+        // reset a request its client is sending
+        if (this.drain && force !== true) continue
         // A busy one finishes its requests, and their answers keep
         // Connection: keep-alive, as on node:http: it is then idle, and
         // like an idle one that has just answered, kept CLOSE_IDLE_MS for a
