@@ -259,6 +259,10 @@ export class Reply {
     const route = this.route.app.routes.notFoundRoute(this.request.url, this.request.method)
     unpark(this)
     this.route = route
+    // the request is the not-found route's from now on, as in Fastify:
+    // request.is404, routeOptions (no url: metrics label it as unmatched)
+    // and server are its
+    this.request.route = route
     route.enterHandler(this)
     return this
   }
