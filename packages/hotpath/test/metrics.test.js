@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import fastifyMetricsModule from 'fastify-metrics'
 import promClient from 'prom-client'
+import { Readable } from 'node:stream'
 import hotpath from '../lib/index.js'
 import hotpathFastify from '../lib/fastify.js'
 import { MODES, SOCKET_MODES, httpRequest, rawRequest } from './helpers/engines.js'
@@ -16,7 +17,7 @@ const fastifyMetrics = /** @type {any} */ (fastifyMetricsModule).default
 
 /** @typedef {'fastify' | 'hotpath/fastify' | 'hotpath'} Kind */
 /** @typedef {'inject' | 'node' | 'wire'} Mode */
-/** @typedef {{ method?: string, url: string, headers?: Record<string, string>, payload?: any }} Req */
+/** @typedef {{ method?: string, url: string, headers?: Record<string, string>, payload?: any, cut?: boolean }} Req */
 
 const FACTORIES = { fastify: Fastify, 'hotpath/fastify': hotpathFastify, hotpath }
 
@@ -76,11 +77,21 @@ async function start (kind, mode, metricsOptions, build) {
      * @param {(Req | string)[]} requests
      */
     async send (requests) {
+      /** @type {(number | string)[]} */
       const statuses = []
       const from = finished
-      for (const r of requests) statuses.push((await request(r)).statusCode)
-      // every request here is routed (or not found), so each runs onResponse
-      await this.finishedCount(from + requests.length)
+      let recorded = 0
+      for (const r of requests) {
+        // a request whose response never completes (the connection is cut
+        // mid-body) runs no onResponse hook, on Fastify as here
+        if (typeof r === 'object' && r.cut) {
+          statuses.push(await request(r).then((res) => res.statusCode, (err) => err.code))
+          continue
+        }
+        statuses.push((await request(r)).statusCode)
+        recorded++
+      }
+      await this.finishedCount(from + recorded)
       return statuses
     },
     async scrape () {
@@ -208,8 +219,9 @@ async function run (kind, mode, metricsOptions, requests, build = routes) {
   const s = await start(kind, mode, metricsOptions, build)
   try {
     const statuses = await s.send(requests)
+    const before = s.finished
     const first = await s.scrape()
-    await s.finishedCount(requests.length + 1)
+    await s.finishedCount(before + 1)
     const second = await s.scrape()
     return { statuses, first, second }
   } finally {
@@ -316,6 +328,77 @@ test('the option cases label as fastify-metrics documents them', async () => {
   assert.ok(!Object.keys(filtered).some((k) => k.includes('/teapot') || k.includes('/api/')), 'blacklisted routes are not counted')
   assert.equal(overridden['{code="200",method="GET",path="GET /users/:id"}'], 4)
 })
+
+/**
+ * Routes that answer other than by returning a value: each is labelled by
+ * its template and the status that went out.
+ * @param {any} app
+ */
+function otherAnswers (app) {
+  app.get('/hijacked', (/** @type {any} */ _req, /** @type {any} */ reply) => {
+    reply.hijack()
+    reply.raw.writeHead(202, { 'content-type': 'text/plain' })
+    reply.raw.end('taken over')
+  })
+  app.get('/gone', (/** @type {any} */ _req, /** @type {any} */ reply) => { reply.callNotFound() })
+  app.get('/guarded', { preHandler: async () => { throw Object.assign(new Error('who are you'), { statusCode: 401 }) } }, () => 'never')
+  app.get('/conflict', (/** @type {any} */ _req, /** @type {any} */ reply) => { reply.send(Object.assign(new Error('taken'), { statusCode: 409 })) })
+  app.get('/unprocessable', async () => { await null; throw Object.assign(new Error('no'), { statusCode: 422 }) })
+  app.get('/moved', (/** @type {any} */ _req, /** @type {any} */ reply) => reply.redirect('/files/a'))
+  app.get('/nothing', (/** @type {any} */ _req, /** @type {any} */ reply) => { reply.code(204).send() })
+  // answers 503 when its handlerTimeout passes: this handler never answers
+  app.get('/stuck', { handlerTimeout: 20 }, () => new Promise(() => {}))
+  app.get('/files/*', () => 'file')
+  app.get('/range/:from-:to', () => 'range')
+  app.route({ method: ['GET', 'PUT'], url: '/either', handler: () => 'either' })
+  app.get('/stream-fails-first', (/** @type {any} */ _req, /** @type {any} */ reply) => {
+    reply.type('text/plain').send(new Readable({ read () { this.destroy(new Error('no first byte')) } }))
+  })
+  app.get('/stream-fails-later', (/** @type {any} */ _req, /** @type {any} */ reply) => {
+    let sent = false
+    reply.type('text/plain').send(new Readable({
+      read () {
+        if (sent) return
+        sent = true
+        this.push('the first chunk')
+        setImmediate(() => this.destroy(new Error('cut off')))
+      }
+    }))
+  })
+}
+
+/** @type {(Req | string)[]} */
+const OTHER_ANSWERS = ['/hijacked', '/gone', '/guarded', '/conflict', '/unprocessable', '/moved', '/nothing', '/stuck', '/files/a/b.txt', '/files/', '/range/1-5', '/either', { method: 'PUT', url: '/either' }, '/stream-fails-first']
+
+/** what onResponse hooks read, as labels: reply.elapsedTime, request.is404 */
+const WITH_HOOK_VIEW = {
+  routeMetrics: {
+    registeredRoutesOnly: false,
+    customLabels: {
+      timed: (/** @type {any} */ _req, /** @type {any} */ reply) => String(reply.elapsedTime > 0),
+      not_found: (/** @type {any} */ req) => String(req.is404)
+    }
+  }
+}
+
+for (const mode of MODES) {
+  test(`hotpath/fastify [${mode}]: hijacked replies, callNotFound(), hook errors, redirects, timeouts and failed streams are labelled as on Fastify`, async () => {
+    // a stream cut off after its first bytes leaves the response unfinished
+    // on a socket: no onResponse, nothing counted (inject collects what came)
+    const requests = mode === 'inject' ? OTHER_ANSWERS : [...OTHER_ANSWERS, { url: '/stream-fails-later', cut: true }]
+    const fastify = await run('fastify', mode === 'inject' ? 'inject' : 'node', WITH_HOOK_VIEW, requests, otherAnswers)
+    const ours = await run('hotpath/fastify', mode, WITH_HOOK_VIEW, requests, otherAnswers)
+    assert.deepEqual(ours.statuses.slice(0, OTHER_ANSWERS.length), [202, 404, 401, 409, 422, 302, 204, 503, 200, 200, 200, 200, 200, 500])
+    const metrics = requestMetrics(ours.first.body)
+    assert.deepEqual(metrics, requestMetrics(fastify.first.body))
+    const { counts } = metrics
+    assert.equal(counts['{method="GET",not_found="false",route="/hijacked",status_code="202",timed="true"}'], 1)
+    assert.equal(counts['{method="GET",not_found="true",route="__unknown__",status_code="404",timed="true"}'], 1)
+    assert.equal(counts['{method="GET",not_found="false",route="/stuck",status_code="503",timed="true"}'], 1)
+    assert.equal(counts['{method="GET",not_found="false",route="/files/*",status_code="200",timed="true"}'], 2)
+    assert.ok(!Object.keys(counts).some((k) => k.includes('stream-fails-later')), 'a response cut off is not counted')
+  })
+}
 
 test('two apps in one process: the second needs clearRegisterOnInit, as on Fastify, and then the registry is its own', async () => {
   /** @param {Kind} kind */
