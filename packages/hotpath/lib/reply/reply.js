@@ -45,7 +45,7 @@ export class Reply {
     this._listening = false
     /** @type {ReturnType<typeof setTimeout> | null} the route's handlerTimeout timer, on routes that have one */
     this._timer = null
-    this._startTime = route.app.logger === null ? 0 : performance.now()
+    this._startTime = route.timesReply ? performance.now() : 0
     /** @type {import('../lifecycle/kernel.js').Continuation | null} where a parked request goes on */
     this._onValue = null
     /** @type {import('../lifecycle/kernel.js').Failure | null} where a parked request's failure goes */
@@ -259,6 +259,10 @@ export class Reply {
     const route = this.route.app.routes.notFoundRoute(this.request.url, this.request.method)
     unpark(this)
     this.route = route
+    // the request is the not-found route's from now on, as in Fastify:
+    // request.is404, routeOptions (no url: metrics label it as unmatched)
+    // and server are its
+    this.request.route = route
     route.enterHandler(this)
     return this
   }
@@ -345,7 +349,7 @@ export class Reply {
     return this.request.log
   }
 
-  /** ms since the request started (0 when logging is off and nothing asked earlier). */
+  /** ms since the request started (0 on a route with logging off and nothing that runs at its end, such as onResponse hooks). */
   get elapsedTime () {
     return this._startTime === 0 ? 0 : performance.now() - this._startTime
   }
