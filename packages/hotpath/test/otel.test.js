@@ -84,6 +84,7 @@ for (const entry of ['fastify', 'hotpath']) {
       assert.ok(own.some((s) => s.name === 'request'), 'the @fastify/otel request span')
       assert.ok(own.some((s) => s.name === 'onRequest - markRequest'), 'the onRequest hook span')
       assert.ok(own.some((s) => s.name === 'handler - getUser'), 'the handler span')
+      if (entry === 'fastify') assert.ok(own.some((s) => s.name === 'preHandler - callbackHook'), 'the span of a hook written with done()')
       for (const s of own) {
         assert.notEqual(s.kind, SERVER)
         assert.ok(descends(result, s, ok), `${s.name} descends from the SERVER span`)

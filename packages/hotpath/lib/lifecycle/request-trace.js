@@ -36,7 +36,7 @@ export class RequestTrace {
     this.reply = undefined
     /** the method as received */
     this.method = method
-    /** the request-target as received (the one rewriteUrl returned, with that option) */
+    /** the request-target as received (before rewriteUrl, for an app that has it) */
     this.url = url
     /** @type {string | undefined} the route's template ('/users/:id', with its prefix); undefined when no route matched (404) */
     this.route = undefined

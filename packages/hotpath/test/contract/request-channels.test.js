@@ -239,6 +239,25 @@ eachMode('hotpath.request.rejected', (mode) => {
     })
   }
 
+  if (mode !== 'wire') {
+    test('a request the core refuses is traced too, with its status and no route', async () => {
+      const recorder = new Recorder()
+      recorder.subscribe()
+      try {
+        const url = '/' + 'c'.repeat(9000)
+        const res = await server.request(url)
+        assert.equal(res.statusCode, 414)
+        const events = await recorder.settled(url)
+        assert.deepEqual(events.map((e) => e.event), ['start', 'end', 'asyncStart', 'asyncEnd'])
+        assert.equal(events[3].statusCode, 414)
+        assert.equal(events[3].route, undefined)
+        assert.equal(events[3].msg.reply, undefined)
+      } finally {
+        recorder.unsubscribe()
+      }
+    })
+  }
+
   test('a routed request is not rejected', async () => {
     seen.length = 0
     const res = await server.request('/users/3')
