@@ -15,14 +15,21 @@ import { handleError } from './handle-error.js'
 export function ensureFinishListener (reply) {
   if (reply._listening) return
   reply._listening = true
-  reply._res.onEnd(onFinished, reply)
+  const trace = reply._requestTrace
+  if (trace === null) {
+    reply._res.onEnd(onFinished, reply)
+    return
+  }
+  // a traced request listens already (./request-trace.js), and runs this
+  // one when it settles; asked after that, it runs now
+  if (trace.ended && !trace.dispatching) onFinished(reply, trace.endError)
 }
 
 /**
  * @param {import('../reply/reply.js').Reply} reply
  * @param {Error | null} error
  */
-function onFinished (reply, error) {
+export function onFinished (reply, error) {
   if (reply._timer !== null) {
     clearTimeout(reply._timer)
     reply._timer = null

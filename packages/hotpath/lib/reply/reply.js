@@ -5,6 +5,7 @@ import { sendPayload, serializeFor } from './send.js'
 import { createError } from '../errors.js'
 import { unpark, markDone } from '../lifecycle/kernel.js'
 import { ensureFinishListener } from '../lifecycle/finish.js'
+import { dispatching, adoptReply } from '../lifecycle/request-trace.js'
 import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
 import { mediaType } from '../lifecycle/parsers/content-type.js'
 import { FORBIDDEN_TRAILERS } from './trailers.js'
@@ -78,6 +79,11 @@ export class Reply {
     this._serializer = null
     /** hijack() was called: the response is user code's */
     this._hijacked = false
+    /** @type {import('../lifecycle/request-trace.js').RequestTrace | null} the hotpath.request message, when the request is traced */
+    this._requestTrace = null
+    // made during a traced dispatch: the reply joins the trace (the one
+    // check the request channel costs a reply)
+    if (dispatching !== null) adoptReply(dispatching, this)
   }
 
   /** @param {number} statusCode */
