@@ -58,7 +58,7 @@ export function renderTracing (results) {
   if (!rows.length && !warnings.length) return ''
   const many = results.env.nodes.length > 1
   const ref = rows.find((r) => r.ref)?.ref ?? '—'
-  const table = [[...(many ? ['node'] : []), 'scenario', 'target', 'req/s', '× untraced', 'CPU µs/req', '× untraced', '+ µs/req', 'spans/req', 'spans', `req/s × ${ref}`]]
+  const table = [[...(many ? ['node'] : []), 'scenario', 'target', 'req/s', '× untraced', 'CPU µs/req', 'CPU × untraced', '+ CPU µs/req', 'spans/req', 'spans', `req/s × ${ref}`]]
   for (const r of rows) {
     table.push([...(many ? [r.node] : []), r.scenario, r.target, fmtInt(r.rps), fmtRatio(r.rpsVsUntraced), fmtUs(r.cpuUsPerReq), fmtRatio(r.cpuVsUntraced),
       r.cpuAddedUs == null ? '—' : `${r.cpuAddedUs >= 0 ? '+' : ''}${r.cpuAddedUs.toFixed(1)}`, r.spansPerReq == null ? '—' : r.spansPerReq.toFixed(2), fmtInt(r.spansExported), r.rpsVsRef == null ? '—' : fmtRatio(r.rpsVsRef)])
