@@ -180,6 +180,29 @@ test('idle keep-alive sockets are closed after keepAliveTimeout', async (t) => {
   while (s.engine.connections.size > 0) await new Promise((resolve) => setTimeout(resolve, 5))
 })
 
+test('a busy keep-alive connection is not closed at keepAliveTimeout: the timeout counts from its last answer', async (t) => {
+  const s = await serve({ keepAliveTimeout: 1000 }, echo)
+  t.after(() => s.close())
+  const socket = net.connect(s.port, '127.0.0.1')
+  await once(socket, 'connect')
+  let closed = false
+  socket.on('close', () => { closed = true })
+  let text = ''
+  socket.on('data', (d) => { text += d })
+  // requests back to back, each head in one write, for over three
+  // keep-alive timeouts: the connection is never idle for long
+  const start = Date.now()
+  let sent = 0
+  while (Date.now() - start < 3500 && !closed) {
+    socket.write('GET / HTTP/1.1\r\n' + H + '\r\n')
+    sent++
+    while (responses(text).length < sent && !closed) await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  assert.equal(closed, false, `closed by the server after ${sent} requests`)
+  assert.equal(responses(text).length, sent)
+  socket.destroy()
+})
+
 test('a client that aborts mid-body: the body read fails, onEnd reports the error, nothing leaks', async (t) => {
   /** @type {any[]} */
   const seen = []

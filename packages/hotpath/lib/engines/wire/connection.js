@@ -19,7 +19,7 @@ import { WireResponse, connectionClosed } from './response.js'
 import { errorResponse } from './writer.js'
 import { LINGER_MS } from './limits.js'
 import { errorAnswer } from '../../reply/error-body.js'
-import { P_HEAD, P_LINGER, PAUSE_PIPELINE, PAUSE_WRITE } from './states.js'
+import { P_HEAD, P_BUSY, P_LINGER, PAUSE_PIPELINE, PAUSE_WRITE } from './states.js'
 import { send, flush, drainOut, handOffClientError } from './output.js'
 import { receiveBody, completeBody, abortBody, engineError } from './request-body.js'
 import { writeError, startStream } from './respond.js'
@@ -150,6 +150,10 @@ export class Connection {
   onRequest (req) {
     this.reqStart = this.headStarted ? this.since : this.engine.clock
     this.headStarted = false
+    // a head that arrived whole in one read never passed through P_HEAD:
+    // without this the connection would stay P_IDLE with the time it first
+    // went idle, and be closed keepAliveTimeout after it, however busy
+    this.phase = P_BUSY
     const engine = this.engine
     const res = new WireResponse(this, req)
     req.res = res
