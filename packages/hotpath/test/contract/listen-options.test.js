@@ -4,7 +4,7 @@
 // in a cluster worker, `ipv6Only`, `signal`, and the values refused.
 // Everything listens on loopback (or a socket file) and every child
 // process is bounded by its test's timeout.
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -22,13 +22,16 @@ const UNIX = process.platform !== 'win32'
 const CHILD = new URL('../helpers/listen-child.js', import.meta.url)
 const CHILD_TIMEOUT = 60_000
 
-let files = 0
-/** A socket file path of this process's own, not there yet. */
+/** @type {string[]} */
+const files = []
+/** A socket file path of this process's own, not there yet; removed at the end, whatever a test left. */
 function socketPath () {
-  const file = path.join(os.tmpdir(), `hotpath-listen-${process.pid}-${files++}.sock`)
+  const file = path.join(os.tmpdir(), `hotpath-listen-${process.pid}-${files.length}.sock`)
   fs.rmSync(file, { force: true })
+  files.push(file)
   return file
 }
+after(() => { for (const file of files) fs.rmSync(file, { force: true }) })
 
 /**
  * GET / over a TCP port or a Unix socket; resolves with status and body.
