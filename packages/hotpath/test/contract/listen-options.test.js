@@ -77,7 +77,8 @@ function logSink () {
  * @param {any[]} [extraStdio]  file descriptors handed to the child as fd 3, 4, ...
  */
 async function child (config, extraStdio = []) {
-  const proc = fork(CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', ...extraStdio, 'ipc'] })
+  // bounded: killed past the test's own timeout, whatever it waits on
+  const proc = fork(CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', ...extraStdio, 'ipc'], timeout: CHILD_TIMEOUT, killSignal: 'SIGKILL' })
   const exited = once(proc, 'exit')
   const [report] = await Promise.race([once(proc, 'message'), exited.then(([code]) => { throw new Error(`child exited with ${code} before it reported`) })])
   return {
