@@ -33,3 +33,13 @@ export type * from 'fastify/types/schema.js'
 export type * from 'fastify/types/server-factory.js'
 export type * from 'fastify/types/type-provider.js'
 export type * from 'fastify/types/utils.js'
+
+// hotpath/fastify's listen() takes node:net's `fd` too (a socket inherited
+// from systemd's socket activation or a parent process), which Fastify's
+// FastifyListenOptions does not list.
+declare module 'fastify/types/instance.js' {
+  interface FastifyListenOptions {
+    /** A listening socket already open in this process: listens on it, whatever `port`, `host` and `path` say. A Unix socket's address is then `fd:<n>`. */
+    fd?: number
+  }
+}

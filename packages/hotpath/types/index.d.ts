@@ -870,9 +870,20 @@ export interface ListenOptions {
   port?: number
   /** Defaults to 'localhost'. */
   host?: string
-  /** A Unix socket (or Windows pipe) to listen on instead of a port; the path is then the address. */
+  /** A Unix socket (or Windows pipe) to listen on instead of a port; the path is then the address. Ignored when `port` is given, as in node:net. */
   path?: string
+  /** A listening socket already open in this process (inherited from systemd's socket activation or a parent): listens on it, whatever `port`, `host` and `path` say. A Unix socket's address is then `fd:<n>`. */
+  fd?: number
+  /** The length of the queue of connections not yet accepted (node:net's default 511; the OS may cap it). */
   backlog?: number
+  /** In a node:cluster worker: true opens a listening handle of the worker's own instead of sharing the primary's. */
+  exclusive?: boolean
+  /** With host '::': true takes IPv6 clients only; false (the default) IPv4 ones too (dual-stack). */
+  ipv6Only?: boolean
+  /** A Unix socket file every user may read. */
+  readableAll?: boolean
+  /** A Unix socket file every user may write (connect to). */
+  writableAll?: boolean
   /** Closes the app when it aborts; aborted before the server listens, listen() resolves undefined and never calls its callback. */
   signal?: AbortSignal
   /** The line logged once listening, from the origin (default `Server listening at ${origin}`). */

@@ -14,6 +14,7 @@ import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
 import { printLoadTree } from './plugin-meta.js'
+import { invalidListenOption } from './listen-options.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
@@ -818,7 +819,7 @@ export class Hotpath {
       callback = opts
       opts = {}
     }
-    const signal = opts.signal
+    const signal = opts !== null && typeof opts === 'object' ? opts.signal : undefined
     /** @type {{ aborted: boolean }} */
     const state = { aborted: false }
     if (signal !== undefined && signal !== null) {
@@ -853,6 +854,8 @@ export class Hotpath {
     const core = this._core
     if (core.closePromise !== null) throw core.error('HP_ERR_CLOSED')
     if (core.address !== null || core.listening) throw core.error('HP_ERR_ALREADY_LISTENING')
+    const invalid = invalidListenOption(opts)
+    if (invalid !== null) throw core.error('HP_ERR_INVALID_LISTEN_OPTION', invalid)
     core.listening = true
     try {
       await this.ready()
@@ -989,13 +992,13 @@ function ownInstance (instance) {
 }
 
 /**
- * @typedef {object} ListenOptions
- * @property {number} [port]
- * @property {string} [host]
- * @property {string} [path]  a Unix socket or Windows pipe, instead of a port
- * @property {number} [backlog]
- * @property {AbortSignal} [signal]  closes the app when it aborts
- * @property {(address: string) => string} [listenTextResolver]  the text logged once listening
+ * node:net's listen options (../engines/engine.js ListenOptions), and:
+ * @typedef {import('../engines/engine.js').ListenOptions & {
+ *   signal?: AbortSignal,
+ *   listenTextResolver?: (address: string) => string
+ * }} ListenOptions
+ *   signal: closes the app when it aborts; listenTextResolver: the text
+ *   logged once listening
  */
 
 /**

@@ -33,7 +33,7 @@
  *   server's 'upgrade' listeners as (raw, socket, head) when it has any
  *   (WebSocket libraries take the socket), else to `handler` like any
  *   other.
- * @property {(opts: { port?: number, host?: string, path?: string, backlog?: number }) => Promise<import('node:net').AddressInfo | string>} listen
+ * @property {(opts: ListenOptions) => Promise<import('node:net').AddressInfo | string>} listen
  * @property {() => Promise<void>} close
  *   stop accepting; in-flight requests finish; idle keep-alive sockets
  *   close; a request that arrives on an open socket while closing is
@@ -178,24 +178,47 @@
 export {}
 
 /**
- * node:net's listen options from the app's: a `path` (a Unix socket or a
- * Windows pipe) instead of a port; otherwise 'localhost' when no host is
- * given, as Fastify listens: a server is not reachable from other machines
- * by default.
- * @param {{ port?: number, host?: string, path?: string, backlog?: number }} opts
- * @returns {import('node:net').ListenOptions}
+ * What an engine's listen() takes: node:net's server.listen() options, as
+ * the app validated them (../app/listen-options.js).
+ * @typedef {object} ListenOptions
+ * @property {number | string} [port]
+ * @property {string} [host]
+ * @property {string} [path]        a Unix socket or Windows pipe
+ * @property {number} [fd]          a listening socket already open, inherited from a parent
+ * @property {number} [backlog]
+ * @property {boolean} [exclusive]  in a cluster worker: a handle of its own, not one shared through the primary
+ * @property {boolean} [ipv6Only]   with host '::': IPv6 only, not dual-stack
+ * @property {boolean} [readableAll] a Unix socket any user may read
+ * @property {boolean} [writableAll] a Unix socket any user may write
+ */
+
+/**
+ * node:net's listen options from the app's. As in node:net (and Fastify,
+ * which hands them on), an `fd` comes first, then a `port`, then a `path`:
+ * a path is ignored when a port is given. A port left out is 0 (a free
+ * one), and the host 'localhost' when none is given, as Fastify listens: a
+ * server is not reachable from other machines by default.
+ * @param {ListenOptions} opts
+ * @returns {import('node:net').ListenOptions & { fd?: number }}
  */
 export function listenArgs (opts) {
-  if (opts.path != null) return { path: opts.path, backlog: opts.backlog }
-  return { port: opts.port ?? 0, host: opts.host ?? 'localhost', backlog: opts.backlog }
+  const backlog = opts.backlog == null ? undefined : Number(opts.backlog)
+  const exclusive = opts.exclusive ?? undefined
+  if (opts.fd != null) return { fd: opts.fd, backlog }
+  if (opts.port == null && opts.path != null) {
+    return { path: opts.path, backlog, exclusive, readableAll: opts.readableAll ?? undefined, writableAll: opts.writableAll ?? undefined }
+  }
+  return { port: Number(opts.port ?? 0), host: opts.host ?? 'localhost', backlog, exclusive, ipv6Only: opts.ipv6Only ?? undefined }
 }
 
 /**
  * Listens `server` (a node:net server or one made like it) at the app's
- * listen options; resolves with its address, rejects with its error.
+ * listen options; resolves with its address, rejects with its error. A
+ * Unix socket taken by `fd` has no address node:net can read (only a TCP
+ * socket has getsockname there): it is `fd:<n>` then.
  * @param {any} server
- * @param {{ port?: number, host?: string, path?: string, backlog?: number }} opts
- * @returns {Promise<any>}
+ * @param {ListenOptions} opts
+ * @returns {Promise<import('node:net').AddressInfo | string>}
  */
 export function listenServer (server, opts) {
   return new Promise((resolve, reject) => {
@@ -203,7 +226,7 @@ export function listenServer (server, opts) {
     server.once('error', onError)
     server.listen(listenArgs(opts), () => {
       server.removeListener('error', onError)
-      resolve(server.address())
+      resolve(server.address() ?? (opts.fd != null ? `fd:${opts.fd}` : null))
     })
   })
 }

@@ -83,6 +83,18 @@ async function lifecycle () {
 }
 void lifecycle
 
+// node:net's listen options
+async function listenOptions () {
+  expectTypeOf(await app.listen({ path: '/run/app.sock', readableAll: true, writableAll: true, signal: AbortSignal.timeout(1000) })).toBe<string>()
+  await app.listen({ fd: 3, backlog: 1024 })
+  await app.listen({ port: 3000, host: '::', ipv6Only: true, exclusive: true, listenTextResolver: (address) => `up at ${address}` })
+  // @ts-expect-error fd is a number
+  await app.listen({ fd: '3' })
+  // @ts-expect-error exclusive is a boolean
+  await app.listen({ port: 0, exclusive: 1 })
+}
+void listenOptions
+
 // @ts-expect-error listen takes an options object, not a bare port
 app.listen(3000)
 // @ts-expect-error port is a number

@@ -172,8 +172,8 @@ export class WireEngine {
   }
 
   /**
-   * @param {{ port?: number, host?: string, backlog?: number }} opts
-   * @returns {Promise<import('node:net').AddressInfo>}
+   * @param {import('../engine.js').ListenOptions} opts
+   * @returns {Promise<import('node:net').AddressInfo | string>}
    */
   async listen (opts = {}) {
     const address = await listenServer(this.server, opts)

@@ -98,5 +98,18 @@ await app.register(jwt, { secret: 42 })
 // @ts-expect-error a FastifyPluginAsync takes its declared options
 await app.register(audit, { prefix: 1 })
 
+// listen() takes node:net's options, Fastify's listed ones and `fd`.
+async function listening () {
+  const signal = new AbortController().signal
+  expectTypeOf(await app.listen({ path: '/run/app.sock', readableAll: true, writableAll: true, signal })).toBe<string>()
+  await app.listen({ fd: 3, backlog: 1024 })
+  await app.listen({ port: 3000, host: '::', ipv6Only: true, exclusive: true, listenTextResolver: (address) => `up at ${address}` })
+  // @ts-expect-error fd is a number
+  await app.listen({ fd: '3' })
+  // @ts-expect-error ipv6Only is a boolean
+  await app.listen({ host: '::', ipv6Only: 'yes' })
+}
+void listening
+
 await app.ready()
 export { app }
