@@ -1250,6 +1250,21 @@ export interface HotpathOptions {
   handlerTimeout?: number
   /** false: a request that arrives during close() is served, with Connection: close, rather than answered 503 (default true). */
   return503OnClosing?: boolean
+  /**
+   * A health route at this path (or `{ path }`): GET and HEAD answer
+   * 200 `{"status":"ok"}` (`"overloaded"` while overload protection sheds),
+   * 503 `{"status":"draining"}` once close() has begun; answered before
+   * overload shedding, routing and hooks (docs/operations.md).
+   */
+  health?: string | { path: string } | false | null
+  /**
+   * close() drains, for a load balancer: for `delay` ms (default 0) the app
+   * keeps serving while the health route answers 503; then the listener
+   * closes, every request still arriving on an open connection is served
+   * with Connection: close (never 503), and an idle connection is left to
+   * its client or its keep-alive timeout, bounded by closeGraceTimeout.
+   */
+  drain?: boolean | { delay?: number }
   /** Makes the node:http (or node:https) server the app runs on (the node engine): it calls `handler(req, res)` for each request. */
   serverFactory?: (handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void, options: HotpathOptions) => Server
   /** What the built-in JSON parser does with a `__proto__` key: 'error' (default, 400), 'remove' or 'ignore'. */

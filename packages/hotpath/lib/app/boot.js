@@ -4,6 +4,7 @@
 import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch, dispatchRewritten } from '../routing/dispatch.js'
+import { withHealth } from './health.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
 import { isShared } from './plugin.js'
 import { FASTIFY_VERSION } from './core.js'
@@ -318,9 +319,11 @@ export async function doReady (core) {
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */
   // rewriteUrl is paid for only by the apps that set it
-  const handler = core.rewriteUrl === null
+  const routed = core.rewriteUrl === null
     ? (/** @type {any} */ raw, /** @type {any} */ res) => dispatch(core, raw, res)
     : (/** @type {any} */ raw, /** @type {any} */ res) => dispatchRewritten(core, raw, res)
+  // and the health route by those that have one
+  const handler = core.healthPath === null ? routed : withHealth(core, core.healthPath, routed)
   core.handler = handler
   core.engine.setHandler(handler)
   core.injectEngine.setHandler(handler)
@@ -384,6 +387,11 @@ export async function doClose (core) {
   } else if (!core.isReady) {
     await core.readyPromise.catch(() => {})
   }
+  // drain: the app keeps serving while its health route answers 503, for
+  // the balancer to stop sending it new requests, before anything closes
+  const delay = core.drainDelay
+  if (delay !== null && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+  core.draining = false
   for (const hook of core.appHooks.preClose) await hook()
   await core.engine.close()
   core.address = null

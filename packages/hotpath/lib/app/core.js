@@ -13,6 +13,7 @@ import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
+import { healthPath, drainDelay } from './health.js'
 import { fastifyClientErrorHandler } from './client-error.js'
 import { normalizeOptions, httpOptions } from './options.js'
 import { loadNode } from './plugin-meta.js'
@@ -121,8 +122,13 @@ export class Core {
     const clientErrorHandler = options.clientErrorHandler ?? (this.fastifyErrors ? fastifyClientErrorHandler : undefined)
     if (clientErrorHandler !== undefined && typeof clientErrorHandler !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'clientErrorHandler', 'expected a function')
     if (options.return503OnClosing !== undefined && typeof options.return503OnClosing !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'return503OnClosing', 'expected a boolean')
+    /** the health route's path (`health`), answered before routing; null: none */
+    this.healthPath = healthPath(options.health)
+    /** ms close() keeps serving, the health route answering 503, before the listener closes (`drain`); null: no drain */
+    this.drainDelay = drainDelay(options.drain)
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
+      drain: this.drainDelay !== null,
       https: options.https,
       headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
       requestTimeout: this.requestTimeout,
@@ -138,7 +144,7 @@ export class Core {
       clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket)
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
-    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, ...limits } = this.engineOptions
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,
@@ -299,6 +305,8 @@ export class Core {
     this.appHooks = { preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */
     this.closePromise = null
+    /** close() has begun and the drain delay runs: the app still serves, injected requests too */
+    this.draining = false
     /** @type {import('node:net').AddressInfo | string | null} the address listened at (a path for a Unix socket) */
     this.address = null
     /** true from listen() until it fails: a second listen() is refused at once */

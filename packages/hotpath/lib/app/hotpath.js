@@ -891,7 +891,10 @@ export class Hotpath {
    */
   close (callback) {
     const core = this._core
-    if (core.closePromise === null) core.closePromise = doClose(core)
+    if (core.closePromise === null) {
+      core.draining = core.drainDelay !== null && core.drainDelay > 0
+      core.closePromise = doClose(core)
+    }
     if (typeof callback === 'function') settleTo(core.closePromise, callback, this, false)
     return core.closePromise
   }
@@ -934,8 +937,9 @@ export class Hotpath {
     const method = options !== null && typeof options === 'object' ? options.method : undefined
     if (method !== undefined && (typeof method !== 'string' || !NODE_METHODS.includes(method.toUpperCase()))) throw createError('HP_ERR_INVALID_OPTION', 'method', `${JSON.stringify(method)} is not a method Node.js parses`)
     // once close() has begun, an injected request is refused rather than
-    // answered 503, as Fastify refuses it
-    const result = this._core.closePromise !== null
+    // answered 503, as Fastify refuses it (served while a drain delay runs,
+    // as the engines serve theirs)
+    const result = this._core.closePromise !== null && !this._core.draining
       ? Promise.reject(this._core.error('HP_ERR_CLOSED'))
       : this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
     if (typeof callback !== 'function') return result

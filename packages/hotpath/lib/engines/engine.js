@@ -161,6 +161,10 @@
  * @property {number} [connectionTimeout] ms a socket may stay inactive before it is destroyed (node:http's
  *   server.timeout; 0 = none)
  * @property {number} [closeGraceTimeout] ms close() waits for in-flight responses before it destroys their connections
+ * @property {boolean} [drain] close() drains (the `drain` option): it stops accepting, serves every request
+ *   that still arrives on an open connection (never 503), each answer with Connection: close, and closes
+ *   no idle connection before its client does or its keep-alive timeout ends (closing one could reset a
+ *   request on its way); closeGraceTimeout still bounds the wait. return503OnClosing is then false
  * @property {boolean | 'idle'} [forceCloseConnections]
  *   what close() does to open connections. false (the default): an idle one
  *   that answered within CLOSE_IDLE_MS stays open that long, then closes;

@@ -50,7 +50,7 @@ test('the options in the types are the ones the runtime reads', () => {
     'load', 'logController', 'logFormat', 'pluginTimeout', 'logger', 'loggerInstance', 'maxHeaderSize', 'maxParamLength', 'maxRequestsPerSocket', 'onConstructorPoisoning', 'onProtoPoisoning',
     'querystringParser', 'replyFormat', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
     'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
-    'connectionTimeout', 'handlerTimeout', 'http', 'return503OnClosing', 'serverFactory',
+    'connectionTimeout', 'handlerTimeout', 'http', 'return503OnClosing', 'serverFactory', 'health', 'drain',
     // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
     'http2', 'http2SessionTimeout'
   ].sort())

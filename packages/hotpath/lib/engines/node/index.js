@@ -106,7 +106,8 @@ export function createNodeEngine (options) {
   server.maxRequestsPerSocket = options.maxRequestsPerSocket ?? 0
   server.timeout = options.connectionTimeout ?? 0
   const requireHost = options.requireHostHeader ?? true
-  const return503 = options.return503OnClosing ?? true
+  // drain (the `drain` option): a request on an open connection is served, never refused
+  const return503 = options.drain === true ? false : options.return503OnClosing ?? true
   // node:http answers a malformed request itself with an empty body; with a
   // listener we answer it as wire does, with a JSON body naming the problem
   // (llhttp's reason, e.g. "Invalid header value char").
@@ -216,9 +217,27 @@ export function createNodeEngine (options) {
     },
     close () {
       state.closing = true
-      state.closeBusy = options.forceCloseConnections === 'idle' || options.forceCloseConnections === true
+      state.closeBusy = options.forceCloseConnections === 'idle' || options.forceCloseConnections === true || options.drain === true
       return new Promise((resolve) => {
         if (!server.listening) return resolve()
+        if (options.drain === true && options.forceCloseConnections !== true) {
+          // drain: the server's close, without node:http's closing of the
+          // idle keep-alive sockets, whose clients may be sending a request
+          // on them. Each busy one ends after its answer (Connection:
+          // close), an idle one at its next request's answer or at its
+          // keep-alive timeout, as while serving; the callback comes when
+          // the last is gone.
+          const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
+          grace.unref()
+          const closeIdle = server.closeIdleConnections
+          server.closeIdleConnections = noop
+          server.close(() => {
+            clearTimeout(grace)
+            resolve()
+          })
+          server.closeIdleConnections = closeIdle
+          return
+        }
         // server.close() stops accepting and (node ≥ 19) closes idle
         // keep-alive sockets; in-flight requests finish (with 'idle' or
         // true, their responses go out with Connection: close so their

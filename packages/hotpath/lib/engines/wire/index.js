@@ -34,6 +34,13 @@ export class WireEngine {
     this.closeGraceTimeout = options.closeGraceTimeout ?? 10_000
     /** @type {boolean | 'idle'} see EngineOptions */
     this.forceCloseConnections = options.forceCloseConnections ?? false
+    /**
+     * close() drains (the `drain` option): no connection is closed under a
+     * request that may be on its way; each answers its requests, with
+     * Connection: close, and an idle one stays until its client closes it
+     * or its keep-alive timeout ends, as while serving
+     */
+    this.drain = options.drain === true
     /** coarse clock for timeouts, advanced by the shared timer (./timers.js) */
     this.clock = Date.now()
     /** Date.now() when the shared timer last ran */
@@ -58,7 +65,7 @@ export class WireEngine {
     /** false: an HTTP/1.1 request without Host is taken (node:http's requireHostHeader) */
     this.requireHostHeader = options.requireHostHeader ?? true
     /** false: a request that arrives during close() is served (with Connection: close) rather than answered 503 */
-    this.return503OnClosing = options.return503OnClosing ?? true
+    this.return503OnClosing = options.drain === true ? false : options.return503OnClosing ?? true
     /** @type {(() => void) | null} told of each request answered 503 because the engine is closing */
     this.onClosingRefusal = typeof options.onClosingRefusal === 'function' ? options.onClosingRefusal : null
     /** ms of inactivity after which a socket is destroyed (node:http's server.timeout; 0: none) */
@@ -83,7 +90,9 @@ export class WireEngine {
    * @param {boolean} encrypted
    */
   accept (socket, encrypted) {
-    if (this.closing) {
+    // a connection the listener took in the turn it closed: drained, its
+    // request is served (with Connection: close), not reset
+    if (this.closing && !this.drain) {
       socket.destroy()
       return
     }
@@ -180,8 +189,15 @@ export class WireEngine {
       }
       if (this.server.listening) this.server.close(done)
       const force = this.forceCloseConnections
-      this.closeBusy = force !== false
+      this.closeBusy = force !== false || this.drain
       for (const conn of this.connections) {
+        // drain: nothing is closed here. An answer not yet written says
+        // Connection: close (closeBusy) and ends its connection; one whose
+        // head already said keep-alive leaves it open, as an idle one is
+        // left, until its next request (answered, Connection: close), its
+        // client's close or its keep-alive timeout: closing it now could
+        // reset a request its client is sending
+        if (this.drain && force !== true) continue
         // A busy one finishes its requests, and their answers keep
         // Connection: keep-alive, as on node:http: it is then idle, and
         // like an idle one that has just answered, kept CLOSE_IDLE_MS for a

@@ -41,7 +41,7 @@ export function tick (engine) {
         }
         break
       case P_IDLE:
-        if (engine.clock - conn.since > engine.limits.keepAliveTimeout || (engine.closing && engine.clock - conn.since >= CLOSE_IDLE_MS)) timeout(conn)
+        if (engine.clock - conn.since > engine.limits.keepAliveTimeout || (engine.closing && !engine.drain && engine.clock - conn.since >= CLOSE_IDLE_MS)) timeout(conn)
         break
       case P_LINGER:
         if (engine.clock - conn.since > conn.linger) timeout(conn)
