@@ -45,7 +45,7 @@ export async function runCluster (o) {
   }), STEP_MS, `cluster primary ${type}`)
 
   await next('ready')
-  /** @type {{ old: number, new: number, exit: number | string, ms: number }[]} */
+  /** @type {{ at: number, old: number, new: number, exit: number | string, ms: number }[]} */
   const restarts = []
   const load = startLoad({ port, clients: o.clients })
   /** @type {unknown} */
@@ -56,11 +56,12 @@ export async function runCluster (o) {
     for (let r = 0; r < o.restarts; r++) {
       await sleep(gap)
       o.log(`  replace the workers (${load.completed} requests so far)`)
+      const at = load.now()
       primary.send({ type: 'replace' })
       await next('replaced-all')
       for (const m of inbox.filter((m) => m.type === 'replaced')) {
         inbox.splice(inbox.indexOf(m), 1)
-        restarts.push({ old: m.old, new: m.new, exit: m.exit, ms: m.ms })
+        restarts.push({ at, old: m.old, new: m.new, exit: m.exit, ms: m.ms })
       }
     }
     await sleep(gap)

@@ -115,6 +115,8 @@ export function startLoad (o) {
 
   return {
     stats,
+    /** ms since the load started (the failures' `t`) */
+    now: () => Date.now() - t0,
     /** completed requests so far */
     get completed () { return counter },
     /** stops sending; resolves with the stats once every request in flight is counted */

@@ -29,7 +29,7 @@ export async function runNginx (o) {
   }
   const nginxPort = await freePort()
   const nginx = await startNginx({ bin: o.nginx, port: nginxPort, upstreams: slots.map((s) => s.port) })
-  /** @type {{ instance: string, exit: number | string | null, killed: boolean, stopMs: number, startMs: number, backInRotationMs: number | null }[]} */
+  /** @type {{ instance: string, port: number, at: number, exit: number | string | null, killed: boolean, stopMs: number, startMs: number, backInRotationMs: number | null }[]} */
   const restarts = []
   const load = startLoad({ port: nginxPort, clients: o.clients })
   /** @type {unknown} */
@@ -44,6 +44,7 @@ export async function runNginx (o) {
       const i = e % slots.length
       const s = slots[i]
       o.log(`  restart ${s.label} (${load.completed} requests so far)`)
+      const at = load.now()
       const stopped = await stopInstance(children[i])
       const t1 = Date.now()
       const label = `${s.label}#${++s.generation}`
@@ -55,7 +56,7 @@ export async function runNginx (o) {
       // still count it as failed (max_fails, fail_timeout), and stopping the
       // other instance would leave nginx with none.
       const back = await servedBy(load.stats, label, ROTATION_MS)
-      restarts.push({ instance: s.label, exit: stopped.signal ?? stopped.code, killed: stopped.killed, stopMs: stopped.ms, startMs: t2 - t1, backInRotationMs: back ? Date.now() - t2 : null })
+      restarts.push({ instance: s.label, port: s.port, at, exit: stopped.signal ?? stopped.code, killed: stopped.killed, stopMs: stopped.ms, startMs: t2 - t1, backInRotationMs: back ? Date.now() - t2 : null })
     }
     await sleep(gap)
   } catch (err) {
