@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run soak:restart [-- --mode nginx,cluster --targets hotpath-wire,fastify
-//                          --duration 10 --clients 16 --restarts 2 --drain-delay 1000
+//                          --duration 5 --clients 16 --restarts 2 --drain-delay 1000
 //                          --out results.json --time-limit 600]
 //
 // Do restarts lose requests? Under a steady GET + POST load over keep-alive
@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
   options: {
     mode: { type: 'string', default: MODES.join(',') },
     targets: { type: 'string', default: Object.keys(TARGETS).join(',') },
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '5' },
     clients: { type: 'string', default: '16' },
     restarts: { type: 'string', default: '2' },
     'drain-delay': { type: 'string', default: '1000' },
