@@ -32,7 +32,7 @@ export async function startInstance (o) {
       out += d
       if (/^ready /m.test(out)) resolve(undefined)
     })
-    child.once('exit', (code, signal) => reject(new Error(`instance ${o.label} (${o.entry} ${o.engine} :${o.port}) exited before ready (${signal ?? code}): ${stderr.trim()}`)))
+    child.once('exit', (code, signal) => reject(new Error(`instance ${o.label} (${o.entry} ${o.engine} :${o.port}) exited before ready (${signal ?? code}): ${lastError(stderr)}`)))
   })
   await withTimeout(ready, READY_MS, `instance ${o.label} ready`)
   const health = await waitHealthy(o.port, '/health', READY_MS)
@@ -49,4 +49,10 @@ export async function stopInstance (child) {
   child.kill('SIGTERM')
   const r = await waitExit(child, EXIT_MS)
   return { ...r, ms: Date.now() - t0 }
+}
+
+/** @param {string} stderr the line that names the error (`Error: listen EADDRINUSE…`), or the last line */
+function lastError (stderr) {
+  const lines = stderr.trim().split('\n')
+  return lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.at(-1) ?? ''
 }

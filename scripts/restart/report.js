@@ -35,7 +35,7 @@ export function non2xx (s) {
 export function table (rows) {
   const head = ['mode', 'target', 'requests', '2xx', 'non-2xx', 'socket errors', 'restarts', 'served by']
   const body = rows.map((r) => r.error
-    ? [r.mode, r.target, 'failed: ' + r.error, '', '', '', '', '']
+    ? [r.mode, r.target, 'failed: ' + r.error.split('\n')[0], '', '', '', '', '']
     : [
         r.mode,
         r.target,
