@@ -39,7 +39,7 @@ const itemSchema = {
   properties: { id: { type: 'string' }, name: { type: 'string' }, qty: { type: 'integer' } }
 }
 
-app.get('/items/:id', { schema: { response: { 200: itemSchema } } }, (req, reply) => {
+app.get('/items/:id', { schema: { response: { 200: itemSchema } } }, (/** @type {any} */ req, /** @type {any} */ reply) => {
   reply.header('x-instance', label)
   return { id: req.params.id, name: 'item ' + req.params.id, qty: 1 }
 })
@@ -49,7 +49,7 @@ app.post('/items', {
     body: { type: 'object', required: ['name', 'qty'], properties: { name: { type: 'string' }, qty: { type: 'integer' } } },
     response: { 201: itemSchema }
   }
-}, (req, reply) => {
+}, (/** @type {any} */ req, /** @type {any} */ reply) => {
   reply.code(201).header('x-instance', label)
   return { id: String(req.body.qty), name: req.body.name, qty: req.body.qty }
 })
@@ -78,9 +78,11 @@ if (!closing && !cluster.isWorker) {
 }
 
 /**
+ * Three frameworks, one app: typed loosely here, their own types differ.
  * @param {string} entry
  * @param {string} engine
  * @param {number} drainDelay
+ * @returns {Promise<any>}
  */
 async function create (entry, engine, drainDelay) {
   if (entry === 'fastify') {
@@ -89,7 +91,7 @@ async function create (entry, engine, drainDelay) {
   }
   // The shutdown options: on close(), keep answering for drainDelay ms with
   // the health route answering 503, so the balancer stops sending first.
-  const options = { logger: false, engine, drain: { delay: drainDelay }, health: '/health' }
+  const options = { logger: false, engine: /** @type {'wire' | 'node'} */ (engine), drain: { delay: drainDelay }, health: '/health' }
   if (entry === 'hotpath') {
     const { default: hotpath } = await import('hotpath')
     return hotpath(options)
