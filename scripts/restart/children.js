@@ -2,6 +2,7 @@
 // soak exits, however it exits (an exception, a time limit, Ctrl-C): a
 // restart test must not leave an nginx or an app listening behind it.
 import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
 
 /** @type {Set<{ child: import('node:child_process').ChildProcess, signal: NodeJS.Signals }>} */
 const live = new Set()
@@ -25,12 +26,26 @@ export function spawnChild (cmd, args, options = {}) {
   return child
 }
 
-/** Kills every child still running, synchronously (usable in an 'exit' handler). */
+/** @type {Set<string>} temporary folders removed at exit */
+const folders = new Set()
+
+/**
+ * Removes `dir` when the soak exits, unless `forget` was called first.
+ * @param {string} dir
+ */
+export function removeAtExit (dir) {
+  folders.add(dir)
+  return { forget: () => folders.delete(dir) }
+}
+
+/** Kills every child still running and removes the temporary folders, synchronously (usable in an 'exit' handler). */
 export function killAll () {
   for (const { child, signal } of live) {
     try { child.kill(signal) } catch {}
   }
   live.clear()
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true })
+  folders.clear()
 }
 
 /**

@@ -44,7 +44,12 @@ export async function runCluster (o) {
     primary.once('exit', (code) => reject(new Error(`cluster primary exited (${code})`)))
   }), STEP_MS, `cluster primary ${type}`)
 
-  await next('ready')
+  try {
+    await next('ready')
+  } catch (err) {
+    primary.kill('SIGKILL')
+    throw err
+  }
   /** @type {{ at: number, old: number, new: number, exit: number | string, ms: number }[]} */
   const restarts = []
   const load = startLoad({ port, clients: o.clients })

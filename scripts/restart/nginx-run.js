@@ -22,13 +22,20 @@ export async function runNginx (o) {
   const children = []
   /** @type {Set<string>} */
   const health = new Set()
-  for (const [i, s] of slots.entries()) {
-    const started = await startInstance({ entry: o.entry, engine: o.engine, port: s.port, label: `${s.label}#0`, drainDelay: o.drainDelay })
-    children[i] = started.child
-    health.add(started.health)
-  }
   const nginxPort = await freePort()
-  const nginx = await startNginx({ bin: o.nginx, port: nginxPort, upstreams: slots.map((s) => s.port) })
+  /** @type {Awaited<ReturnType<typeof startNginx>>} */
+  let nginx
+  try {
+    for (const [i, s] of slots.entries()) {
+      const started = await startInstance({ entry: o.entry, engine: o.engine, port: s.port, label: `${s.label}#0`, drainDelay: o.drainDelay })
+      children[i] = started.child
+      health.add(started.health)
+    }
+    nginx = await startNginx({ bin: o.nginx, port: nginxPort, upstreams: slots.map((s) => s.port) })
+  } catch (err) {
+    for (const c of children) c.kill('SIGKILL')
+    throw err
+  }
   /** @type {{ instance: string, port: number, at: number, exit: number | string | null, killed: boolean, stopMs: number, startMs: number, backInRotationMs: number | null }[]} */
   const restarts = []
   const load = startLoad({ port: nginxPort, clients: o.clients })

@@ -4,7 +4,7 @@
 import { accessSync, constants, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { spawnChild, waitExit } from './children.js'
+import { removeAtExit, spawnChild, waitExit } from './children.js'
 import { get } from './probe.js'
 import { sleep } from './wait.js'
 
@@ -94,6 +94,7 @@ ${servers}
  */
 export async function startNginx (o) {
   const dir = mkdtempSync(join(tmpdir(), 'hotpath-restart-nginx-'))
+  const folder = removeAtExit(dir)
   // Run as root, nginx's worker runs as `nobody`, which must reach the temp paths.
   chmodSync(dir, 0o755)
   const conf = join(dir, 'nginx.conf')
@@ -122,6 +123,7 @@ export async function startNginx (o) {
       child.kill('SIGTERM')
       await waitExit(child, 10_000)
       rmSync(dir, { recursive: true, force: true })
+      folder.forget()
     }
   }
 }
