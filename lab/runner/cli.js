@@ -10,6 +10,7 @@ import { writeResults } from './output.js'
 import { createProgress } from './progress.js'
 import { renderTable, renderProblems, renderMatrix } from '../report/table.js'
 import { evaluateGoals, renderGoals } from '../report/goals.js'
+import { renderTracing } from '../report/tracing.js'
 import { compareRuns, renderComparison } from '../report/compare.js'
 import { targets } from '../targets/index.js'
 import { scenarios } from '../scenarios/index.js'
@@ -45,6 +46,8 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
   stdout.write(`\n${renderTable(results)}\n`)
   const matrix = renderMatrix(results)
   if (matrix) stdout.write(`\n${matrix}\n`)
+  const tracing = renderTracing(results)
+  if (tracing) stdout.write(`\n${tracing}\n`)
   const problems = renderProblems(results)
   if (problems) stdout.write(`\nNot timed:\n${problems}\n`)
   const goals = renderGoals(evaluateGoals(results))

@@ -41,7 +41,8 @@ with the server and the load generator pinned to different CPUs.
 Options
   --profile NAME       ${Object.entries(profiles).map(([k, p]) => `${k}: ${p.description}`).join('\n                       ')}
                        (default: default). Options below override it.
-  --targets LIST       comma-separated target ids, or "all", or "hotpath" (both engines)
+  --targets LIST       comma-separated target ids, or "all" (every target without tracing),
+                       "hotpath" (both engines) or "otel" (the targets with OpenTelemetry)
                        ${targetIds.join(', ')}
   --scenarios LIST     comma-separated scenario ids, or "all"
                        ${scenarioIds.join(', ')}
@@ -83,7 +84,7 @@ function int (name, value, min, max) {
 function list (name, value, known, groups = {}) {
   const out = []
   for (const raw of String(value).split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (raw === 'all') out.push(...known)
+    if (raw === 'all') out.push(...(groups.all ?? known))
     else if (groups[raw]) out.push(...groups[raw])
     else if (known.includes(raw)) out.push(raw)
     else throw new UsageError(`unknown ${name.replace(/s$/, '')} "${raw}" (known: ${known.join(', ')})`)

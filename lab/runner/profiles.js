@@ -86,5 +86,14 @@ export const profiles = {
     goals: [
       { scenario: 'plugin-stack', target: 'hotpath-wire', vs: 'fastify', metric: 'rps', ratio: 2, source: 'issue 13' }
     ]
+  },
+  otel: {
+    description: 'the cost of tracing: Fastify and both hotpath engines, each with and without OpenTelemetry (about 4 minutes; wrk when installed)',
+    loader: 'prefer-wrk',
+    targets: ['fastify', 'fastify-otel', 'hotpath-wire', 'hotpath-wire-otel', 'hotpath-node', 'hotpath-node-otel'],
+    scenarios: ['hello', 'params'],
+    duration: 3,
+    warmup: 2,
+    rounds: 5
   }
 }

@@ -41,11 +41,14 @@ function customScenario (url) {
  * Figures of one measured run, from the loader's result and the server's
  * counters read before and after.
  */
-export function makeSample ({ node, target, scenario, round, result, before, after, peakRss, pinned }) {
+export function makeSample ({ node, target, scenario, round, result, before, after, peakRss, pinned, traced = false }) {
   const requests = result.requests
   const seconds = result.duration || 0
   const cpu = before.cpu !== null && after.cpu !== null ? after.cpu - before.cpu : null
   const gcMs = before.gcMs !== null && after.gcMs !== null ? after.gcMs - before.gcMs : null
+  // spans leave in batches (512, or every 5 s), so a round's count is the
+  // batches exported during it: close to its requests' spans, never exact
+  const spans = typeof after.counters?.spansExported === 'number' ? after.counters.spansExported - (before.counters?.spansExported ?? 0) : null
   const sample = {
     node,
     target,
@@ -65,10 +68,13 @@ export function makeSample ({ node, target, scenario, round, result, before, aft
     rss: peakRss,
     gcMs,
     gcShare: gcMs !== null && seconds > 0 ? gcMs / (seconds * 1000) : null,
+    spansPerReq: spans !== null && requests > 0 ? spans / requests : null,
     flags: []
   }
   if (requests === 0) sample.flags.push('no-requests')
   if (sample.errors + sample.timeouts + sample.non2xx > 0) sample.flags.push('errors')
+  // a traced target's figure counts as traced only when spans came out of it
+  if (traced && !spans) sample.flags.push('no-spans')
   // With one CPU each, a loader near 100 % and a server well below it means
   // the figure is the loader's ceiling, not the server's.
   if (pinned && sample.loaderCpu !== null && sample.serverCpu !== null && sample.loaderCpu > 0.9 && sample.serverCpu < 0.85) sample.flags.push('loader-bound')
@@ -100,7 +106,7 @@ export async function runBench (opts, { log, progress }) {
         warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, pipelining: opts.pipelining, loader: opts.loader, cmd: opts.cmd, url: opts.cmd ? opts.url : undefined
       },
       scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, pipelining: opts.pipelining ?? s.pipelining ?? 1, baseline: s.baseline ?? 'node-http' })),
-      targets: targetList.map((t) => ({ id: t.id, label: t.label })),
+      targets: targetList.map((t) => ({ id: t.id, label: t.label, ...(t.untraced ? { untraced: t.untraced } : {}) })),
       status: [],
       samples: [],
       summaries: [],
@@ -152,7 +158,7 @@ async function runScenario ({ node, scenario, targetList, opts, loader, pinning,
   const servers = new Map()
   await Promise.all(targetList.map(async (t) => {
     try {
-      const srv = await startServer({ file: t.file, cmd: t.cmd, env: { ...t.env, LAB_SCENARIO: scenario.id }, nodeBin: node.bin, cpu: pinning.server })
+      const srv = await startServer({ file: t.file, cmd: t.cmd, env: { ...t.env, LAB_SCENARIO: scenario.id }, imports: t.imports, nodeBin: node.bin, cpu: pinning.server })
       servers.set(t.id, srv)
     } catch (err) {
       setStatus(t.id, err.unsupported ? 'unsupported' : 'failed to start', err.message)
@@ -204,7 +210,7 @@ async function runScenario ({ node, scenario, targetList, opts, loader, pinning,
           srv.resetPeak()
           const result = await loader.run(job(srv, opts.duration))
           const after = await srv.sample()
-          const sample = makeSample({ node: node.version, target: t.id, scenario: scenario.id, round, result, before, after, peakRss: srv.peakRss(), pinned: pinning.enabled })
+          const sample = makeSample({ node: node.version, target: t.id, scenario: scenario.id, round, result, before, after, peakRss: srv.peakRss(), pinned: pinning.enabled, traced: Boolean(t.untraced) })
           results.samples.push(sample)
           if (!srv.alive()) broken.set(t.id, 'server exited during the run')
         } catch (err) {
@@ -212,13 +218,24 @@ async function runScenario ({ node, scenario, targetList, opts, loader, pinning,
         }
       }
     }
-    for (const { t, headBytes, bodyBytes } of live) {
+    for (const { t, srv, headBytes, bodyBytes } of live) {
       if (broken.has(t.id)) setStatus(t.id, 'failed during the run', broken.get(t.id))
-      else setStatus(t.id, 'timed', null, { headBytes, bodyBytes })
+      else setStatus(t.id, 'timed', null, { headBytes, bodyBytes, ...(t.untraced ? { spansExported: await spansExported(srv) } : {}) })
     }
   } finally {
     await Promise.all([...servers.values()].map((s) => s.stop()))
   }
+}
+
+/**
+ * The spans a traced server has exported since it started, read before it
+ * stops (the last batch, under 512 spans, may still be queued); null when
+ * it did not answer.
+ * @param {import('./server.js').ServerHandle} srv
+ */
+async function spansExported (srv) {
+  const { counters } = await srv.sample()
+  return typeof counters?.spansExported === 'number' ? counters.spansExported : null
 }
 
 /** A short pause between runs, so the previous run's sockets are closed and the server is idle. */

@@ -39,7 +39,7 @@ const UNSUPPORTED = 3
  * @property {number} port
  * @property {() => boolean} alive
  * @property {() => string} output         last few KiB of the server's stdout+stderr
- * @property {() => Promise<{ cpu: number | null, gcMs: number | null }>} sample
+ * @property {() => Promise<{ cpu: number | null, gcMs: number | null, counters: Record<string, number> | null }>} sample
  * @property {() => boolean} resetPeak
  * @property {() => number | null} peakRss
  * @property {() => Promise<void>} stop
@@ -50,13 +50,14 @@ const UNSUPPORTED = 3
  * @param {string} [o.file]        server script (built-in targets)
  * @param {string} [o.cmd]         shell command (--cmd): it gets PORT and HOST
  * @param {Record<string,string>} [o.env]
+ * @param {string[]} [o.imports]   modules to preload with --import after the probe (a target's setup, such as tracing)
  * @param {string} o.nodeBin
  * @param {number | null} o.cpu    CPU to pin to, or null
  * @param {number} [o.startTimeout]  ms to wait for the server to listen; 0 waits as long as it runs
  *   (tests: a loaded machine can take longer than any fixed time, and the test's own timeout bounds it)
  * @returns {Promise<ServerHandle>} rejects with an Error whose `unsupported` is true when the target does not serve the scenario
  */
-export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTimeout = 20000 }) {
+export async function startServer ({ file, cmd, env = {}, imports = [], nodeBin, cpu, startTimeout = 20000 }) {
   const port = await freePort()
   const childEnv = { ...process.env, ...env, PORT: String(port), HOST }
   let argv
@@ -65,7 +66,7 @@ export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTim
     childEnv.NODE_OPTIONS = `${process.env.NODE_OPTIONS || ''} --import=${PROBE}`.trim()
     argv = ['sh', '-c', `exec ${cmd}`]
   } else {
-    argv = [nodeBin, `--import=${PROBE}`, file]
+    argv = [nodeBin, `--import=${PROBE}`, ...imports.map((m) => `--import=${m}`), file]
   }
   if (cpu !== null) argv = ['taskset', '-c', String(cpu), ...argv]
   const child = spawn(argv[0], argv.slice(1), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
@@ -128,7 +129,7 @@ export async function startServer ({ file, cmd, env = {}, nodeBin, cpu, startTim
       const msg = await ipc()
       if (msg) reportedMaxRss = msg.maxRss
       const proc = cpuSeconds(/** @type {number} */ (child.pid))
-      return { cpu: proc ? proc.self : msg ? msg.cpuSeconds : null, gcMs: msg ? msg.gcMs : null }
+      return { cpu: proc ? proc.self : msg ? msg.cpuSeconds : null, gcMs: msg ? msg.gcMs : null, counters: msg?.counters ?? null }
     },
     resetPeak: () => resetPeak(/** @type {number} */ (child.pid)),
     peakRss: () => memory(/** @type {number} */ (child.pid))?.peak ?? reportedMaxRss,

@@ -70,6 +70,8 @@ export function summarize (samples) {
     // be the middle of the process's life, not its peak.
     rss: spread(pick((s) => s.rss)),
     gcShare: median(pick((s) => s.gcShare)),
+    // spans exported per request, for a target with tracing on (null otherwise)
+    spansPerReq: median(pick((s) => s.spansPerReq)),
     errors: ok.reduce((n, s) => n + s.errors + s.timeouts + s.non2xx, 0),
     flags: [...new Set(ok.flatMap((s) => s.flags || []))]
   }

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url'
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url))
+const OTEL_SETUP = here('./otel-setup.js')
 
 /**
  * @typedef {object} Target
@@ -11,6 +12,8 @@ const here = (f) => fileURLToPath(new URL(f, import.meta.url))
  * @property {string} label
  * @property {string} file                absolute path of the server script
  * @property {Record<string,string>} [env]
+ * @property {string[]} [imports]        modules preloaded with `node --import` before the server script
+ * @property {string} [untraced]          for a target with tracing on: the id of the same server without it
  * @property {string | null} pkg          npm package whose version is recorded
  */
 
@@ -26,15 +29,24 @@ export const targets = [
   { id: 'restify', label: 'Restify', file: here('./restify.js'), pkg: 'restify' },
   { id: 'hono', label: 'Hono', file: here('./hono.js'), pkg: 'hono' },
   { id: 'h3', label: 'h3', file: here('./h3.js'), pkg: 'h3' },
-  { id: 'polka', label: 'Polka', file: here('./polka.js'), pkg: 'polka' }
+  { id: 'polka', label: 'Polka', file: here('./polka.js'), pkg: 'polka' },
+  // the same servers with OpenTelemetry's Node SDK loaded first, as users run
+  // it (node --import ./otel-setup.js app.js): the cost of tracing
+  { id: 'fastify-otel', label: 'Fastify + OpenTelemetry', file: here('./fastify.js'), imports: [OTEL_SETUP], untraced: 'fastify', pkg: 'fastify' },
+  { id: 'hotpath-node-otel', label: 'hotpath (node:http) + OpenTelemetry', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'node' }, imports: [OTEL_SETUP], untraced: 'hotpath-node', pkg: 'hotpath' },
+  { id: 'hotpath-wire-otel', label: 'hotpath (wire) + OpenTelemetry', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'wire' }, imports: [OTEL_SETUP], untraced: 'hotpath-wire', pkg: 'hotpath' }
 ]
 
 export const targetIds = targets.map((t) => t.id)
 
-/** Group ids accepted by --targets, expanded in place. */
+/**
+ * Group ids accepted by --targets, expanded in place. "all" is every
+ * framework once, untraced: the traced twins are the otel profile's.
+ */
 export const targetGroups = {
-  all: targetIds,
-  hotpath: ['hotpath-node', 'hotpath-wire']
+  all: targets.filter((t) => !t.untraced).map((t) => t.id),
+  hotpath: ['hotpath-node', 'hotpath-wire'],
+  otel: targets.filter((t) => t.untraced).map((t) => t.id)
 }
 
 /** @param {string} id */

@@ -1,14 +1,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseOptions, UsageError } from '../runner/options.js'
-import { targetIds } from '../targets/index.js'
+import { targetGroups } from '../targets/index.js'
 import { wrkVersion } from '../runner/loaders/wrk.js'
 
 test('no options: the default profile', () => {
   const o = parseOptions([])
   assert.equal(o.mode, 'run')
   assert.equal(o.profile, 'default')
-  assert.deepEqual(o.targets, targetIds)
+  assert.deepEqual(o.targets, targetGroups.all)
   assert.deepEqual(o.scenarios, ['hello', 'params', 'json-post', 'delay-1ms'])
   assert.equal(o.rounds, 3)
   assert.equal(o.connections, 100)

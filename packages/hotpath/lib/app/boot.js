@@ -5,6 +5,8 @@ import { Context } from './context.js'
 import { createError } from '../errors.js'
 import { dispatch, dispatchRewritten } from '../routing/dispatch.js'
 import { withHealth } from './health.js'
+import { requestChannel } from '../lifecycle/tracing.js'
+import { traceRequest } from '../lifecycle/request-trace.js'
 import { defaultNotFound, fastifyNotFound } from '../routing/not-found.js'
 import { isShared } from './plugin.js'
 import { FASTIFY_VERSION } from './core.js'
@@ -319,10 +321,12 @@ export async function doReady (core) {
   core.routes.complete(core, core.allContexts, core.fastifyErrors ? fastifyNotFound : defaultNotFound)
   /** @type {import('../engines/engine.js').RequestHandler} */
   // rewriteUrl is paid for only by the apps that set it
+  // with subscribers to hotpath.request, the same inside its trace
+  // (../lifecycle/request-trace.js): one read per request without them
   const routed = core.rewriteUrl === null
-    ? (/** @type {any} */ raw, /** @type {any} */ res) => dispatch(core, raw, res)
-    : (/** @type {any} */ raw, /** @type {any} */ res) => dispatchRewritten(core, raw, res)
-  // and the health route by those that have one
+    ? (/** @type {any} */ raw, /** @type {any} */ res) => requestChannel.hasSubscribers ? traceRequest(dispatch, core, raw, res) : dispatch(core, raw, res)
+    : (/** @type {any} */ raw, /** @type {any} */ res) => requestChannel.hasSubscribers ? traceRequest(dispatchRewritten, core, raw, res) : dispatchRewritten(core, raw, res)
+  // and the health route by those that have one (its probes are not traced)
   const handler = core.healthPath === null ? routed : withHealth(core, core.healthPath, routed)
   core.handler = handler
   core.engine.setHandler(handler)

@@ -7,6 +7,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { createError } from '../errors.js'
 import { errorAnswer } from '../reply/error-body.js'
 import { JSON_TYPE } from '../reply/payload-kind.js'
+import { refusedBeforeRouting } from '../lifecycle/request-trace.js'
 
 // 1 s, as under-pressure: often enough to react within a second or two,
 // rarely enough that the sample (a histogram read, and for memory limits a
@@ -175,6 +176,7 @@ export function writeOverloaded (monitor, raw, res) {
   // A request body would have to be read to keep the connection: close it
   // instead of spending work on an upload that will not be used.
   if (raw.hasBody) headers.connection = 'close'
+  refusedBeforeRouting(503, 'HP_ERR_SERVER_OVERLOADED', raw)
   try {
     res.respond(503, headers, body)
   } catch {

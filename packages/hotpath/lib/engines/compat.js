@@ -14,6 +14,7 @@
 // what node:http has and these objects do not.
 
 import { Readable, Writable } from 'node:stream'
+import { errorMonitor } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { installExpressRequest, installExpressResponse } from './express-helpers.js'
 import { createError } from '../errors.js'
@@ -98,6 +99,18 @@ export class CompatRequest extends Readable {
    */
   emit (event, ...args) {
     return guardedEmit(this, this._hotpath, event, args)
+  }
+
+  /**
+   * Made before the core took the request (an instrumentation's emit, see
+   * ./server-emit.js), this object now belongs to `owner`, and shows the
+   * URL the core routes by (rewriteUrl), as it would had it been made now.
+   * @param {Owner} owner
+   */
+  adopt (owner) {
+    this._hotpath = owner
+    this.url = this._record.url
+    this.originalUrl = this._record.originalUrl
   }
 
   get headers () { return this._record.headers }
@@ -251,6 +264,8 @@ export class CompatResponse extends Writable {
     this.ended = false
     /** @type {Record<string, string> | null} */
     this.trailers = null
+    /** @type {Record<string, string | number | string[]> | null} the headers the core answered with, when it answered past this object */
+    this.coreHeaders = null
     if (res.extraHeaders === null) res.extraHeaders = {}
   }
 
@@ -310,9 +325,15 @@ export class CompatResponse extends Writable {
   }
 
   /** @param {string} name */
-  getHeader (name) { return this.store[String(name).toLowerCase()] }
+  getHeader (name) {
+    const key = String(name).toLowerCase()
+    const core = this.coreHeaders
+    // the core's win over those set here, as in the response written
+    if (core !== null && core[key] !== undefined) return core[key]
+    return this.store[key]
+  }
 
-  getHeaders () { return Object.assign(Object.create(null), this.store) }
+  getHeaders () { return Object.assign(Object.create(null), this.store, this.coreHeaders) }
 
   getHeaderNames () { return Object.keys(this.store) }
 
@@ -661,7 +682,11 @@ installExpressResponse(CompatResponse.prototype)
  */
 export function respondThroughMiddleware (res, statusCode, headers, body) {
   const cres = res.compatRes
-  if (cres === null || res.throughCompat || !cres.wrapped) return false
+  if (cres === null) return false
+  if (res.throughCompat || !cres.wrapped) {
+    answeredPast(res, cres, statusCode, headers)
+    return false
+  }
   res.throughCompat = true
   cres.respondThrough(statusCode, headers, body)
   return true
@@ -678,10 +703,30 @@ export function respondThroughMiddleware (res, statusCode, headers, body) {
  */
 export function streamThroughMiddleware (res, statusCode, headers, stream, done, trailers = null) {
   const cres = res.compatRes
-  if (cres === null || res.throughCompat || !cres.wrapped) return false
+  if (cres === null) return false
+  if (res.throughCompat || !cres.wrapped) {
+    answeredPast(res, cres, statusCode, headers)
+    return false
+  }
   res.throughCompat = true
   cres.streamThrough(statusCode, headers, stream, done, trailers)
   return true
+}
+
+/**
+ * The core answers through the engine, not through the compat response:
+ * what it answers shows on the compat response (its statusCode and
+ * getHeader()), as on node:http's ServerResponse, for code that reads them
+ * at its 'finish' or 'close' (an instrumentation's span, a logger).
+ * @param {{ throughCompat: boolean }} res
+ * @param {CompatResponse} cres
+ * @param {number} statusCode
+ * @param {Record<string, string | number | string[]>} headers
+ */
+function answeredPast (res, cres, statusCode, headers) {
+  if (res.throughCompat) return
+  cres.statusCode = statusCode
+  cres.coreHeaders = headers
 }
 
 /** @this {CompatResponse} */
@@ -706,6 +751,9 @@ function openHeld (res) {
  * @param {any[]} args
  */
 function guardedEmit (target, owner, event, args) {
+  // as EventEmitter.emit: an 'error' goes to the errorMonitor listeners
+  // first (instrumentations watch a response's failure there)
+  if (event === 'error') for (const listener of target.rawListeners(errorMonitor)) callGuarded(target, owner, event, listener, args)
   const listeners = target.rawListeners(event)
   if (listeners.length === 0) {
     if (event === 'error') owner.log.error({ err: args[0] }, 'an error on the request or response objects, with no listener')
@@ -713,12 +761,21 @@ function guardedEmit (target, owner, event, args) {
   }
   // each listener on its own: one that throws does not keep the others
   // (the 'close' after 'finish') from running
-  for (const listener of listeners) {
-    try {
-      Reflect.apply(/** @type {Function} */ (listener), target, args)
-    } catch (err) {
-      owner.log.error({ err }, `a '${String(event)}' listener threw`)
-    }
-  }
+  for (const listener of listeners) callGuarded(target, owner, event, listener, args)
   return true
+}
+
+/**
+ * @param {import('node:events').EventEmitter} target
+ * @param {Owner} owner
+ * @param {string | symbol} event
+ * @param {unknown} listener
+ * @param {any[]} args
+ */
+function callGuarded (target, owner, event, listener, args) {
+  try {
+    Reflect.apply(/** @type {Function} */ (listener), target, args)
+  } catch (err) {
+    owner.log.error({ err }, `a '${String(event)}' listener threw`)
+  }
 }

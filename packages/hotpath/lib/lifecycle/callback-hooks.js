@@ -49,7 +49,12 @@ export function adaptRequestHook (name, fn, fastifyForm = false) {
   // (hotpath/fastify), its second parameter is the callback, not the reply
   if (fastifyForm && name === 'onRequestAbort') return fn.length < 2 || isAsync(fn) ? fn : requestOnly(fn)
   const args = ARGS[name]
-  if (args === undefined || fn.length <= args || isAsync(fn)) return fn
+  if (args === undefined || isAsync(fn)) return fn
+  // With Fastify's forms, a function that declares no parameter gets
+  // `done` too, as Fastify gives every hook: a wrapper that passes on its
+  // `...args` (a tracer's, @fastify/otel's) to a hook written with done()
+  // declares none. Its promise, when it returns one, counts as well.
+  if (fn.length <= args && !(fastifyForm && fn.length === 0)) return fn
   return args === 2 ? twoArgs(fn) : threeArgs(fn)
 }
 

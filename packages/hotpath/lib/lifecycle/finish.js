@@ -15,14 +15,21 @@ import { handleError } from './handle-error.js'
 export function ensureFinishListener (reply) {
   if (reply._listening) return
   reply._listening = true
-  reply._res.onEnd(onFinished, reply)
+  const trace = reply._requestTrace
+  if (trace === null) {
+    reply._res.onEnd(onFinished, reply)
+    return
+  }
+  // a traced request listens already (./request-trace.js), and runs this
+  // one when it settles; asked after that, it runs now
+  if (trace.ended && !trace.dispatching) onFinished(reply, trace.endError)
 }
 
 /**
  * @param {import('../reply/reply.js').Reply} reply
  * @param {Error | null} error
  */
-function onFinished (reply, error) {
+export function onFinished (reply, error) {
   if (reply._timer !== null) {
     clearTimeout(reply._timer)
     reply._timer = null
@@ -38,6 +45,13 @@ function onFinished (reply, error) {
     if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
     return
   }
+  // A response user code wrote through reply.raw (a hijacked reply; a
+  // middleware's own answer, which wire hands to the socket before the
+  // middleware returns, so before the reply is marked sent) went out with
+  // reply.raw's status: the reply's is that one, as Fastify's
+  // reply.statusCode reads reply.raw's. hotpath's own writes mark the reply
+  // sent first.
+  if (reply._raw !== null && (reply._hijacked || !reply._sent)) reply.statusCode = reply._raw.statusCode
   if (route.onResponse !== null) {
     // logFormat 'fastify': the completion line comes after the onResponse
     // hooks, and the first of them to fail ends them and makes it a

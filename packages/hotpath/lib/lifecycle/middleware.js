@@ -149,6 +149,9 @@ function lateError (reply, err) {
  * @param {unknown} err
  */
 function answered (reply, err) {
+  // the status the middleware sent (a preflight's 204, a 304) is the
+  // reply's, for onResponse hooks and the log line
+  reply.statusCode = reply.raw.statusCode
   markDone(reply)
   if (err) handleError(reply, err)
 }

@@ -95,3 +95,43 @@ export function tracedThenable (reply, thenable, statusFor) {
     }
   }))
 }
+
+// hotpath's own channels, the same on every engine (docs/observability.md):
+//
+// - the tracing channel `hotpath.request` around a whole request, from the
+//   moment the core takes it from the engine to the moment its response has
+//   been handed to the socket (./request-trace.js publishes on it);
+// - `hotpath.request.rejected`: each answer an engine or the core gives
+//   before any route sees the request (a malformed head, a timeout, a head
+//   or request-target too large, overload, closing).
+export const requestChannel = diagnostics.tracingChannel('hotpath.request')
+export const rejectedChannel = diagnostics.channel('hotpath.request.rejected')
+
+/**
+ * What `hotpath.request.rejected` publishes.
+ * @typedef {object} Rejection
+ * @property {number} statusCode  the status of the answer (400, 408, 413, 414, 431, 503…)
+ * @property {string} code  the HP_ERR_* code of the answer (docs/errors.md), or node:http's for its own refusals
+ * @property {string} [method]  when the request line was read
+ * @property {string} [url]  when the request line was read
+ * @property {string} [remoteAddress]
+ */
+
+/**
+ * Publishes one rejection; callers are on the refusal paths, never the
+ * request path, and check nothing before calling.
+ * @param {number} statusCode
+ * @param {string} code
+ * @param {string | undefined} method
+ * @param {string | undefined} url
+ * @param {string | undefined} remoteAddress
+ */
+export function publishRejected (statusCode, code, method, url, remoteAddress) {
+  if (!rejectedChannel.hasSubscribers) return
+  /** @type {Rejection} */
+  const msg = { statusCode, code }
+  if (method !== undefined) msg.method = method
+  if (url !== undefined) msg.url = url
+  if (remoteAddress !== undefined) msg.remoteAddress = remoteAddress
+  rejectedChannel.publish(msg)
+}

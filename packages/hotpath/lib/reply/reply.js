@@ -5,6 +5,7 @@ import { sendPayload, serializeFor } from './send.js'
 import { createError } from '../errors.js'
 import { unpark, markDone } from '../lifecycle/kernel.js'
 import { ensureFinishListener } from '../lifecycle/finish.js'
+import { dispatching, adoptReply } from '../lifecycle/request-trace.js'
 import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
 import { mediaType } from '../lifecycle/parsers/content-type.js'
 import { FORBIDDEN_TRAILERS } from './trailers.js'
@@ -45,7 +46,7 @@ export class Reply {
     this._listening = false
     /** @type {ReturnType<typeof setTimeout> | null} the route's handlerTimeout timer, on routes that have one */
     this._timer = null
-    this._startTime = route.app.logger === null ? 0 : performance.now()
+    this._startTime = route.timesReply ? performance.now() : 0
     /** @type {import('../lifecycle/kernel.js').Continuation | null} where a parked request goes on */
     this._onValue = null
     /** @type {import('../lifecycle/kernel.js').Failure | null} where a parked request's failure goes */
@@ -78,6 +79,11 @@ export class Reply {
     this._serializer = null
     /** hijack() was called: the response is user code's */
     this._hijacked = false
+    /** @type {import('../lifecycle/request-trace.js').RequestTrace | null} the hotpath.request message, when the request is traced */
+    this._requestTrace = null
+    // made during a traced dispatch: the reply joins the trace (the one
+    // check the request channel costs a reply)
+    if (dispatching !== null) adoptReply(dispatching, this)
   }
 
   /** @param {number} statusCode */
@@ -259,6 +265,10 @@ export class Reply {
     const route = this.route.app.routes.notFoundRoute(this.request.url, this.request.method)
     unpark(this)
     this.route = route
+    // the request is the not-found route's from now on, as in Fastify:
+    // request.is404, routeOptions (no url: metrics label it as unmatched)
+    // and server are its
+    this.request.route = route
     route.enterHandler(this)
     return this
   }
@@ -345,7 +355,7 @@ export class Reply {
     return this.request.log
   }
 
-  /** ms since the request started (0 when logging is off and nothing asked earlier). */
+  /** ms since the request started (0 on a route with logging off and nothing that runs at its end, such as onResponse hooks). */
   get elapsedTime () {
     return this._startTime === 0 ? 0 : performance.now() - this._startTime
   }

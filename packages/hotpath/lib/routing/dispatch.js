@@ -15,6 +15,7 @@ import { bodyStage } from '../lifecycle/body.js'
 import { ensureFinishListener, logIncoming, startHandlerTimer } from '../lifecycle/finish.js'
 import { writeFixedError, writeFixedBody } from '../reply/last-resort.js'
 import { writeOverloaded } from '../app/load-monitor.js'
+import { refusedBeforeRouting } from '../lifecycle/request-trace.js'
 
 // RFC 9112 §3: servers should accept request-targets of at least 8000
 // octets; longer ones get 414 before any routing work.
@@ -36,6 +37,7 @@ export function dispatch (core, raw, res) {
   const method = raw.method
   const url = raw.url
   if (url.length > MAX_URL_LENGTH) {
+    refusedBeforeRouting(414, 'HP_ERR_URL_TOO_LONG', raw)
     writeFixedError(res, createError('HP_ERR_URL_TOO_LONG', MAX_URL_LENGTH), true)
     return
   }

@@ -98,6 +98,8 @@ export class Route {
     /** @type {typeof import('../reply/reply.js').Reply} */
     this.Reply = /** @type {any} */ (null)
     this.trackFinish = false
+    /** a reply notes when it started, for reply.elapsedTime: set by compile() */
+    this.timesReply = app.logger !== null
     /** ms from the request's arrival to its answer before the error path answers 503 (0: no timer) */
     this.handlerTimeout = 0
     /** a not-found route (reply.callNotFound() in its handler answers a plain 404) */
@@ -263,6 +265,9 @@ export class Route {
     const controlled = this.app.logController !== null
     this.logIncoming = this.logger !== null && (controlled || (this.app.logRequests && this.app.fastifyLogs))
     this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && (controlled || this.app.logRequests)) || this.handlerTimeout > 0
+    // what runs at the end (onResponse hooks: metrics) reads reply.elapsedTime,
+    // as the log line does; a route with neither skips the clock read
+    this.timesReply = this.app.logger !== null || this.trackFinish
   }
 }
 

@@ -375,6 +375,40 @@ eachMode('a hook that takes done but returns a promise', (mode) => {
   })
 })
 
+eachMode('a hook behind a wrapper that declares no parameter (a tracer\'s)', (mode) => {
+  /**
+   * What tracers put around each hook: a function passing on its arguments.
+   * @param {Function} hook
+   */
+  const wrap = (hook) => function wrapped (/** @type {any[]} */ ...args) { return hook.apply(this, args) }
+
+  test('with Fastify\'s forms it gets done(), as every hook does in Fastify', async () => {
+    const s = await setup(mode, (app) => {
+      app.addHook('onRequest', wrap((/** @type {any} */ req, /** @type {any} */ reply, /** @type {Function} */ done) => {
+        req.seen = 'later'
+        setImmediate(done)
+      }))
+      app.addHook('onSend', wrap((/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ payload, /** @type {Function} */ done) => done(null, payload + '!')))
+      app.addHook('preHandler', wrap(async (/** @type {any} */ req) => { req.seen += ' async' }))
+      app.get('/wrapped', (req) => /** @type {any} */ (req).seen)
+    }, { errorFormat: 'fastify' })
+    const res = await s.request('/wrapped')
+    await s.close()
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, 'later async!')
+  })
+
+  test('with hotpath\'s own forms it is a hook that returns its result', async () => {
+    const s = await setup(mode, (app) => {
+      app.addHook('onRequest', wrap((/** @type {any} */ req) => { req.seen = 'returned' }))
+      app.get('/wrapped', (req) => /** @type {any} */ (req).seen)
+    })
+    const res = await s.request('/wrapped')
+    await s.close()
+    assert.equal(res.body, 'returned')
+  })
+})
+
 eachMode('content-type parsers written as (req, payload, done)', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s

@@ -2,7 +2,9 @@
 // turns its options into an InjectRequest and hands it to the same entry
 // point as the socket engines, so tests run the same dispatch and lifecycle
 // without a socket.
+import { EventEmitter } from 'node:events'
 import { InjectRequest, InjectResponse } from './records.js'
+import { httpServerPrototype, originalEmit, emitRequest, continueIntoCore } from '../server-emit.js'
 
 /** @typedef {import('./records.js').InjectResult} InjectResult */
 
@@ -12,6 +14,8 @@ export class InjectEngine {
     this.server = null
     /** @type {import('../engine.js').RequestHandler | null} */
     this.handler = null
+    /** @type {EventEmitter | null} what emits the requests an instrumentation of node:http's emit sees (../server-emit.js) */
+    this.emitter = null
   }
 
   // ── Engine (../engine.js) ───────────────────────────────────────────
@@ -27,6 +31,20 @@ export class InjectEngine {
   }
 
   async close () {}
+
+  /**
+   * A request, through the wrapped emit of node:http's Server, on this
+   * engine's own emitter (there is no server).
+   * @param {InjectResponse} res
+   */
+  emitRequest (res) {
+    let emitter = this.emitter
+    if (emitter === null) {
+      emitter = this.emitter = new EventEmitter()
+      emitter.on('request', continueIntoCore(this))
+    }
+    emitRequest(httpServerPrototype, emitter, res)
+  }
 
   // ── the client side ─────────────────────────────────────────────────
 
@@ -48,7 +66,10 @@ export class InjectEngine {
     if (isFormData(payload)) return encodeForm(payload).then(({ body, type }) => this.request({ ...opts, payload: body, body: undefined, headers: { ...withoutContentType(opts.headers), 'content-type': type } }))
     const raw = requestFrom(opts)
     return new Promise((resolve) => {
-      handler(/** @type {any} */ (raw), /** @type {any} */ (new InjectResponse(raw, resolve)))
+      const res = new InjectResponse(raw, resolve)
+      // an instrumentation wrapped node:http's emit: it sees the request
+      if (httpServerPrototype.emit === originalEmit) handler(/** @type {any} */ (raw), /** @type {any} */ (res))
+      else this.emitRequest(res)
     })
   }
 }

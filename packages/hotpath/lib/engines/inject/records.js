@@ -10,6 +10,7 @@ import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
 import { loadModule } from '../../require.js'
 import { endSource } from '../source.js'
+import { UNOWNED } from '../server-emit.js'
 
 /**
  * @typedef {object} InjectResult
@@ -139,6 +140,9 @@ class InjectSocket extends EventEmitter {
     super()
     this.remoteAddress = remoteAddress
     this.remotePort = 0
+    /** where an instrumentation looks for the server's side, as on a socket */
+    this.localAddress = '127.0.0.1'
+    this.localPort = 80
     this.encrypted = false
     this.readable = true
     this.writable = true
@@ -266,6 +270,7 @@ export class InjectResponse {
   compat (owner) {
     // the objects wire gives connect middleware, on a socket-less record
     if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
+    else if (this.compatRes.req._hotpath === UNOWNED) this.compatRes.req.adopt(owner)
     return this.compatRes
   }
 

@@ -8,6 +8,7 @@
 import { listenServer } from '../engine.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { foreignRequest, foreignResponse } from '../foreign.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
 
 /**
  * @param {import('../engine.js').EngineOptions} options
@@ -27,6 +28,7 @@ export function createFactoryEngine (options, factory, appOptions) {
     response.engineState = state
     if (handler === null || (state.closing && return503)) {
       const answer = errorAnswer(handler === null ? 'HP_ERR_NOT_READY' : 'HP_ERR_SERVER_CLOSING')
+      publishRejected(answer.status, answer.code, req.method, req.url, req.socket?.remoteAddress)
       res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
       res.end(answer.body)
       return

@@ -11,6 +11,7 @@ import { listenServer } from '../engine.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse } from './response.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
 
 /**
  * Why the Host of a request is not acceptable, or null (RFC 9112 §3.2, the
@@ -44,9 +45,11 @@ function invalidHost (req, requireHost) {
  * Answers a request no handler may see with the JSON body of its code, and
  * closes the connection.
  * @param {http.ServerResponse} res
- * @param {{ status: number, body: string }} answer
+ * @param {{ status: number, code: string, body: string }} answer
  */
 function refuse (res, answer) {
+  const req = res.req
+  publishRejected(answer.status, answer.code, req.method, req.url, req.socket.remoteAddress)
   res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
   res.end(answer.body)
 }
@@ -60,6 +63,17 @@ function refuse (res, answer) {
  */
 function dispatchAfterParse (handler, req, res) {
   if (req.socket.writable) handler(/** @type {any} */ (req), /** @type {any} */ (res))
+}
+
+/**
+ * The status and code of the answer to a request node:http refused.
+ * @param {Error & { code?: string }} err
+ * @returns {[number, string]}
+ */
+function clientErrorCode (err) {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, 'HP_ERR_HEADERS_TOO_LARGE']
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'HP_ERR_REQUEST_TIMEOUT']
+  return [400, 'HP_ERR_BAD_REQUEST']
 }
 
 /** ms an open connection may still bring a request once close() began */
@@ -160,6 +174,8 @@ export function createNodeEngine (options) {
    */
   function answerClientError (err, socket) {
     if (log) log(err)
+    // a reset is no request to answer
+    if (err.code !== 'ECONNRESET') publishRejected(...clientErrorCode(err), undefined, undefined, socket.remoteAddress)
     if (custom !== undefined) {
       try {
         custom(err, socket)
@@ -169,9 +185,8 @@ export function createNodeEngine (options) {
       return
     }
     if (socket.writable && !(/** @type {any} */ (socket))._httpMessage?.headersSent) {
-      const answer = err.code === 'HPE_HEADER_OVERFLOW' ? errorAnswer('HP_ERR_HEADERS_TOO_LARGE')
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errorAnswer('HP_ERR_REQUEST_TIMEOUT')
-          : errorAnswer('HP_ERR_BAD_REQUEST', typeof err.reason === 'string' ? err.reason : 'unparsable request')
+      const code = clientErrorCode(err)[1]
+      const answer = code === 'HP_ERR_BAD_REQUEST' ? errorAnswer(code, typeof err.reason === 'string' ? err.reason : 'unparsable request') : errorAnswer(code)
       socket.end(`HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(answer.body)}\r\nConnection: close\r\n\r\n${answer.body}`)
     }
     socket.destroySoon()

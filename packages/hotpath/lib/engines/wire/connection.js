@@ -25,6 +25,8 @@ import { receiveBody, completeBody, abortBody, engineError } from './request-bod
 import { writeError, startStream } from './respond.js'
 import { updatePhase } from './timers.js'
 import { endSource } from '../source.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
+import { originalEmit } from '../server-emit.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
 /** @typedef {import('./index.js').WireEngine} WireEngine */
@@ -204,7 +206,9 @@ export class Connection {
       this.closing = true
     }
     try {
-      handler(req, res)
+      // an instrumentation wrapped node:http's emit: it sees the request
+      if (engine.emitPrototype.emit === originalEmit) handler(req, res)
+      else engine.emitRequest(res)
     } catch (err) {
       // the core's handler never throws; if it does, the client still gets an answer
       engine.clientError(/** @type {Error} */ (err), this)
@@ -234,6 +238,7 @@ export class Connection {
     const answer = errorAnswer(code, detail ?? '')
     const err = engineError(code, detail === undefined ? undefined : String(detail))
     this.engine.clientError(err, this)
+    publishRejected(answer.status, code, this.current?.method, this.current?.url, this.remoteAddress)
     const req = this.current
     if (req !== null) {
       // a broken chunked body: the request the application holds fails

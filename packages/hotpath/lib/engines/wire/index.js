@@ -11,6 +11,7 @@ import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
+import { httpServerPrototype, emitRequest, continueIntoCore } from '../server-emit.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -71,6 +72,10 @@ export class WireEngine {
     /** ms of inactivity after which a socket is destroyed (node:http's server.timeout; 0: none) */
     this.socketTimeout = options.connectionTimeout ?? 0
     exposeServerMembers(this)
+    /** @type {{ emit: Function }} whose emit instrumentations wrap to see requests: node:http's, node:https's over TLS */
+    this.emitPrototype = options.https != null ? /** @type {typeof import('node:https')} */ (loadModule('node:https')).Server.prototype : httpServerPrototype
+    /** app.server has the 'request' listener that goes on into the core (added at the first emitted request) */
+    this.emitting = false
     if (options.https != null) {
       // a failed TLS handshake is the client's problem; it must not crash the server
       this.server.on('tlsClientError', (err) => this.clientError(err, null))
@@ -151,6 +156,19 @@ export class WireEngine {
   /** @param {(raw: any, res: any) => void} handler */
   setHandler (handler) {
     this.handler = handler
+  }
+
+  /**
+   * A request, through the wrapped emit of node:http's Server (see
+   * ../server-emit.js): app.server emits it as node:http's server would.
+   * @param {import('./response.js').WireResponse} res
+   */
+  emitRequest (res) {
+    if (!this.emitting) {
+      this.emitting = true
+      this.server.on('request', continueIntoCore(this))
+    }
+    emitRequest(this.emitPrototype, this.server, res)
   }
 
   /**

@@ -10,6 +10,7 @@ import { headerLines, headInfo, statusLine, statusHasNoBody } from './writer.js'
 import { send } from './output.js'
 import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
 import { endSource } from '../source.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./response.js').WireResponse} WireResponse */
@@ -100,6 +101,7 @@ export function writeEarlyHints (conn, res, hints) {
  */
 export function writeError (conn, res, code, close) {
   const answer = errorAnswer(code)
+  publishRejected(answer.status, code, res.req.method, res.req.url, conn.remoteAddress)
   /** @type {Record<string, string>} */
   const headers = { 'content-type': 'application/json; charset=utf-8' }
   if (close) headers.connection = 'close'

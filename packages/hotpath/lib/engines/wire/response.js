@@ -3,6 +3,7 @@
 // answers through. ./respond.js does the writing.
 import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
 import { write, writeStream, writeEarlyHints } from './respond.js'
+import { UNOWNED } from '../server-emit.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 /** @typedef {import('./request.js').WireRequest} WireRequest */
@@ -106,6 +107,7 @@ export class WireResponse {
   /** @param {import('../compat.js').Owner} owner */
   compat (owner) {
     if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req, owner))
+    else if (this.compatRes.req._hotpath === UNOWNED) this.compatRes.req.adopt(owner)
     return this.compatRes
   }
 

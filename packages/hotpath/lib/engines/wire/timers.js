@@ -10,6 +10,7 @@ import { send, handOffClientError } from './output.js'
 import { abortBody, engineError } from './request-body.js'
 import { errorResponse } from './writer.js'
 import { TIMEOUT_LINGER_MS, CLOSE_IDLE_MS, TICK_MS } from './limits.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
 
@@ -105,6 +106,7 @@ export function timeout (conn) {
   if (q.length === 0 || (res !== null && res.req === conn.current && res.state === 0)) {
     const err = engineError('HP_ERR_REQUEST_TIMEOUT')
     conn.engine.clientError(err, conn)
+    publishRejected(408, 'HP_ERR_REQUEST_TIMEOUT', res?.req.method, res?.req.url, conn.remoteAddress)
     conn.closing = true
     conn.stopped = true
     conn.discard = true
