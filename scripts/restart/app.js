@@ -1,6 +1,6 @@
 // The application the restart soak runs, one process per instance:
 //
-//   node scripts/restart/app.js <entry> <engine> <port> [--drain-delay ms] [--label name]
+//   node scripts/restart/app.js <entry> <engine> <port> [--drain-delay ms|off] [--label name]
 //
 // entry: hotpath | fastify-hotpath | fastify (real Fastify 5, for comparison;
 // its engine is always node:http, the engine argument is ignored).
@@ -25,10 +25,11 @@ const { values: flags, positionals } = parseArgs({
 const [entry, engine = 'wire', portArg] = positionals
 const port = Number(portArg)
 if (!['hotpath', 'fastify-hotpath', 'fastify'].includes(entry) || !['wire', 'node'].includes(engine) || !Number.isInteger(port) || port <= 0) {
-  console.error('usage: node scripts/restart/app.js hotpath|fastify-hotpath|fastify wire|node <port> [--drain-delay ms] [--label name]')
+  console.error('usage: node scripts/restart/app.js hotpath|fastify-hotpath|fastify wire|node <port> [--drain-delay ms|off] [--label name]')
   process.exit(2)
 }
-const drainDelay = Number(flags['drain-delay'])
+// 'off': close() as the entry's default (no drain), to see what drain changes
+const drainDelay = flags['drain-delay'] === 'off' ? null : Number(flags['drain-delay'])
 // a cluster worker is named by its id, which the primary knows too
 const label = flags.label ?? (cluster.isWorker ? `worker-${cluster.worker?.id}` : `pid-${process.pid}`)
 
@@ -81,7 +82,7 @@ if (!closing && !cluster.isWorker) {
  * Three frameworks, one app: typed loosely here, their own types differ.
  * @param {string} entry
  * @param {string} engine
- * @param {number} drainDelay
+ * @param {number | null} drainDelay  null: no drain
  * @returns {Promise<any>}
  */
 async function create (entry, engine, drainDelay) {
@@ -91,7 +92,7 @@ async function create (entry, engine, drainDelay) {
   }
   // The shutdown options: on close(), keep answering for drainDelay ms with
   // the health route answering 503, so the balancer stops sending first.
-  const options = { logger: false, engine: /** @type {'wire' | 'node'} */ (engine), drain: { delay: drainDelay }, health: '/health' }
+  const options = { logger: false, engine: /** @type {'wire' | 'node'} */ (engine), drain: drainDelay === null ? false : { delay: drainDelay }, health: '/health' }
   if (entry === 'hotpath') {
     const { default: hotpath } = await import('hotpath')
     return hotpath(options)

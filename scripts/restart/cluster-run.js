@@ -11,7 +11,7 @@ const primaryFile = fileURLToPath(new URL('./cluster.js', import.meta.url))
 const STEP_MS = 30_000
 
 /**
- * @param {{ entry: string, engine: string, clients: number, durationMs: number, restarts: number, drainDelay: number, log: (s: string) => void }} o
+ * @param {{ entry: string, engine: string, clients: number, durationMs: number, restarts: number, drainDelay: number | 'off', log: (s: string) => void }} o
  */
 export async function runCluster (o) {
   const port = await freePort()

@@ -45,9 +45,17 @@ const { values: args } = parseArgs({
     'drain-delay': { type: 'string', default: '1000' },
     out: { type: 'string' },
     'time-limit': { type: 'string', default: '600' },
-    quiet: { type: 'boolean', default: false }
+    quiet: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false }
   }
 })
+if (args.help) {
+  console.log(`usage: npm run soak:restart -- [--mode ${MODES.join(',')}] [--targets ${Object.keys(TARGETS).join(',')}]
+       [--duration s] [--clients n] [--restarts n] [--drain-delay ms|off] [--out file.json] [--time-limit s] [--quiet]
+Restarts two instances behind nginx, and node:cluster workers, under GET + POST load on 127.0.0.1,
+and counts every request's outcome. --drain-delay off: the apps close without drain.`)
+  process.exit(0)
+}
 
 const modes = args.mode.split(',').map((s) => s.trim()).filter(Boolean)
 const targets = args.targets.split(',').map((s) => s.trim()).filter(Boolean)
@@ -55,7 +63,8 @@ const durationMs = seconds(args.duration, 'duration') * 1000
 const timeLimitMs = seconds(args['time-limit'], 'time-limit') * 1000
 const clients = count(args.clients, 'clients', 1, 512)
 const restarts = count(args.restarts, 'restarts', 0, 20)
-const drainDelay = count(args['drain-delay'], 'drain-delay', 0, 60_000)
+// 'off': the apps close as their entry does by default, without drain
+const drainDelay = args['drain-delay'] === 'off' ? 'off' : count(args['drain-delay'], 'drain-delay', 0, 60_000)
 for (const m of modes) if (!MODES.includes(m)) usage(`unknown mode ${m} (${MODES.join(', ')})`)
 for (const t of targets) if (!(t in TARGETS)) usage(`unknown target ${t} (${Object.keys(TARGETS).join(', ')})`)
 
@@ -77,7 +86,7 @@ setTimeout(() => {
 const log = (s) => { if (!args.quiet) console.error(s) }
 
 const commit = git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain', '--untracked-files=no']) ? '+changes' : '')
-log(`restart soak at ${commit}: ${modes.join(', ')} × ${targets.join(', ')}; ${clients} clients, ~${durationMs / 1000} s and ${restarts} restart round(s) each, drain delay ${drainDelay} ms`)
+log(`restart soak at ${commit}: ${modes.join(', ')} × ${targets.join(', ')}; ${clients} clients, ~${durationMs / 1000} s and ${restarts} restart round(s) each, drain ${drainDelay === 'off' ? 'off' : `delay ${drainDelay} ms`}`)
 
 /** @type {any[]} */
 const runs = []
@@ -135,6 +144,6 @@ function count (v, name, min, max) {
 
 /** @param {string} message @returns {never} */
 function usage (message) {
-  console.error(`${message}\nusage: node scripts/restart/index.js [--mode nginx,cluster] [--targets ${Object.keys(TARGETS).join(',')}] [--duration s] [--clients n] [--restarts n] [--drain-delay ms] [--out file.json] [--time-limit s]`)
+  console.error(`${message}\nusage: node scripts/restart/index.js [--mode nginx,cluster] [--targets ${Object.keys(TARGETS).join(',')}] [--duration s] [--clients n] [--restarts n] [--drain-delay ms|off] [--out file.json] [--time-limit s]`)
   process.exit(64)
 }

@@ -12,7 +12,7 @@ const READY_MS = 15_000
 const EXIT_MS = 15_000
 
 /**
- * @typedef {{ entry: string, engine: string, port: number, label: string, drainDelay: number }} InstanceOptions
+ * @typedef {{ entry: string, engine: string, port: number, label: string, drainDelay: number | 'off' }} InstanceOptions
  */
 
 /**

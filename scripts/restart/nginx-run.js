@@ -11,7 +11,7 @@ import { sleep } from './wait.js'
 const ROTATION_MS = 10_000
 
 /**
- * @param {{ nginx: string, entry: string, engine: string, clients: number, durationMs: number, restarts: number, drainDelay: number, log: (s: string) => void }} o
+ * @param {{ nginx: string, entry: string, engine: string, clients: number, durationMs: number, restarts: number, drainDelay: number | 'off', log: (s: string) => void }} o
  */
 export async function runNginx (o) {
   const slots = [
