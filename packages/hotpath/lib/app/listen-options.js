@@ -3,22 +3,11 @@
 // true, a negative `fd` asks for a port, a string `backlog` is dropped), or
 // fails with a message about its own arguments. A wrong one is refused with
 // the option's name (HP_ERR_INVALID_LISTEN_OPTION; Fastify's
-// FST_ERR_LISTEN_OPTIONS_INVALID under hotpath/fastify).
+// FST_ERR_LISTEN_OPTIONS_INVALID under hotpath/fastify). A wrong port is
+// left to node:net, whose ERR_SOCKET_BAD_PORT says it well and is what
+// Fastify's listen() rejects with.
 
 const FLAGS = ['exclusive', 'ipv6Only', 'readableAll', 'writableAll']
-
-/**
- * A port as node:net takes it: an integer from 0 to 65535, or a string of
- * one (`process.env.PORT`).
- * @param {unknown} value
- */
-function isPort (value) {
-  if (typeof value === 'string') {
-    if (value.trim() === '') return false
-    value = Number(value)
-  }
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xFFFF
-}
 
 /**
  * A count given as a number or a string of one (`process.env.BACKLOG`).
@@ -41,7 +30,6 @@ function isCount (value) {
 export function invalidListenOption (opts) {
   if (opts === null || typeof opts !== 'object') return `options must be an object, as in listen({ port: 3000 }); got ${opts === null ? 'null' : typeof opts}`
   const o = /** @type {Record<string, unknown>} */ (opts)
-  if (o.port != null && !isPort(o.port)) return `options.port must be an integer from 0 to 65535; got ${show(o.port)}`
   if (o.host != null && typeof o.host !== 'string') return `options.host must be a string; got ${show(o.host)}`
   if (o.path != null && (typeof o.path !== 'string' || o.path === '')) return `options.path must be a non-empty string; got ${show(o.path)}`
   if (o.fd != null && !(typeof o.fd === 'number' && Number.isInteger(o.fd) && o.fd >= 0)) return `options.fd must be an open file descriptor (an integer, 0 or more); got ${show(o.fd)}`

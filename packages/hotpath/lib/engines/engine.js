@@ -224,9 +224,15 @@ export function listenServer (server, opts) {
   return new Promise((resolve, reject) => {
     const onError = (/** @type {Error} */ err) => reject(err)
     server.once('error', onError)
-    server.listen(listenArgs(opts), () => {
+    try {
+      server.listen(listenArgs(opts), () => {
+        server.removeListener('error', onError)
+        resolve(server.address() ?? (opts.fd != null ? `fd:${opts.fd}` : null))
+      })
+    } catch (err) {
+      // node:net's own refusal of an argument (ERR_SOCKET_BAD_PORT), as Fastify passes it on
       server.removeListener('error', onError)
-      resolve(server.address() ?? (opts.fd != null ? `fd:${opts.fd}` : null))
-    })
+      reject(err)
+    }
   })
 }
