@@ -47,7 +47,7 @@ export function adaptParser (fn) {
 export function adaptRequestHook (name, fn, fastifyForm = false) {
   // Fastify's onRequestAbort is (request, done): with Fastify's forms
   // (hotpath/fastify), its second parameter is the callback, not the reply
-  if (fastifyForm && name === 'onRequestAbort') return fn.length < 2 || isAsync(fn) ? fn : requestOnly(fn)
+  if (fastifyForm && name === 'onRequestAbort') return fn.length < 2 || isAsync(fn) ? fn : named(requestOnly(fn), fn)
   const args = ARGS[name]
   if (args === undefined || isAsync(fn)) return fn
   // With Fastify's forms, a function that declares no parameter gets
@@ -55,7 +55,18 @@ export function adaptRequestHook (name, fn, fastifyForm = false) {
   // `...args` (a tracer's, @fastify/otel's) to a hook written with done()
   // declares none. Its promise, when it returns one, counts as well.
   if (fn.length <= args && !(fastifyForm && fn.length === 0)) return fn
-  return args === 2 ? twoArgs(fn) : threeArgs(fn)
+  return named(args === 2 ? twoArgs(fn) : threeArgs(fn), fn)
+}
+
+/**
+ * The adapter under the hook's own name: printRoutes({ includeHooks })
+ * and tracers that name spans by function show the application's hook.
+ * @param {Function} adapter
+ * @param {Function} fn
+ */
+function named (adapter, fn) {
+  Object.defineProperty(adapter, 'name', { value: fn.name, configurable: true })
+  return adapter
 }
 
 /** @param {Function} fn  a hook taking (request, done) */
