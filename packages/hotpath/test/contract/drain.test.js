@@ -156,13 +156,14 @@ eachMode('close() with drain', (mode) => {
       assert.equal(during.status, 200)
       assert.match(during.head, /connection: keep-alive/i)
       assert.equal(await connectOutcome(port), 'connected')
-      // after the delay the listener closes
+      // after the delay the listener closes: connections are refused (one
+      // the kernel took as the listener closed is reset, unserved)
       let outcome = 'connected'
-      while (outcome === 'connected') {
+      while (outcome !== 'ECONNREFUSED') {
         outcome = await connectOutcome(port)
-        if (outcome === 'connected') await new Promise((resolve) => setTimeout(resolve, 20))
+        assert.ok(['connected', 'ECONNRESET', 'ECONNREFUSED'].includes(outcome), outcome)
+        if (outcome !== 'ECONNREFUSED') await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      assert.equal(outcome, 'ECONNREFUSED')
       // a connection idle since before the close is still open, and the
       // request its client sends on it is served, its last
       assert.equal(idle.closed, false)
