@@ -18,6 +18,11 @@ import { startServer } from '../runner/server.js'
 import { main } from '../runner/cli.js'
 import { getTarget, targetGroups } from '../targets/index.js'
 import { getScenario } from '../scenarios/index.js'
+import { summarizeAll } from '../runner/run.js'
+import { renderTable } from '../report/table.js'
+import { renderHtml } from '../report/html.js'
+import { renderCsv } from '../report/csv.js'
+import { fakeResults } from './fixture.js'
 
 const h2hello = getScenario('h2-hello')
 
@@ -89,6 +94,27 @@ test('h2load output: non-2xx answers, microseconds, and a run that reached nothi
   assert.equal(refused.duration, 1, 'no req/s to divide by: the asked duration')
   assert.equal(parseH2loadOutput(SAMPLE.replace('1.09ms', '1.5s')).latency[0], 1500)
   assert.throws(() => parseH2loadOutput('h2load: unknown option'), /h2load printed no summary/)
+})
+
+test('reports of a loader without percentiles show min, mean, sd and max, and draw no percentile curve', () => {
+  const results = fakeResults()
+  results.env.loader = { name: 'h2load', version: '1.52.0' }
+  for (const sample of results.samples) {
+    const r = parseH2loadOutput(SAMPLE)
+    Object.assign(sample, { latency: r.latency, latencyMean: r.latencyMean, latencySd: r.latencySd })
+  }
+  results.summaries = summarizeAll(results)
+  const table = renderTable(results)
+  assert.match(table, /target\s+req\/s\s+min–max\s+× node-http\s+mean\s+sd/)
+  assert.match(table, /node-http .* 6\.80 ms\s+3\.14 ms/)
+  const html = renderHtml(results)
+  assert.doesNotMatch(html, /Latency by percentile/)
+  assert.match(html, /h2load reports no latency percentiles/)
+  assert.match(html, /<th>min<\/th><th>mean<\/th><th>sd<\/th><th>max<\/th>/)
+  const [head, row] = renderCsv(results).split('\r\n')
+  const cols = head.split(',')
+  assert.equal(row.split(',')[cols.indexOf('latency_mean_ms')], '6.8')
+  assert.equal(row.split(',')[cols.indexOf('latency_p50_ms')], '')
 })
 
 test('the h2 profile: h2load, 10 connections x 10 streams, its targets and goal', () => {
