@@ -101,15 +101,18 @@ export function renderHtml (results) {
       const vsLabel = escapeHtml(baselineLabel(results, sc))
       const timed = list.filter((s) => s.state === 'timed' && s.rps.median != null).sort((a, b) => b.rps.median - a.rps.median)
       const bars = timed.map((s) => ({ label: s.target, color: colors.get(s.target), median: s.rps.median, min: s.rps.min, max: s.rps.max, ratio: ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs }) }))
+      // a loader without percentiles (h2load: min, mean, sd, max) gets those
+      // columns and no curve: a line from min to max would invent the rest
+      const percentiles = !timed.length || timed.some((s) => s.latency[50] != null)
       const curves = timed.map((s) => ({ label: s.target, color: colors.get(s.target), latency: s.latency }))
-      const rows = timed.map((s) => `<tr><td>${escapeHtml(s.target)}</td><td>${fmtInt(s.rps.median)}</td><td>${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}</td><td>${fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs }))}</td><td>${fmtMs(s.latency[50])}</td><td>${fmtMs(s.latency[90])}</td><td>${fmtMs(s.latency[99])}</td><td>${fmtMs(s.latency[99.9])}</td><td>${fmtMs(s.latency[100])}</td><td>${fmtUs(s.cpuUsPerReq.median)}</td><td>${fmtMiB(s.rss.max)}</td><td>${fmtPct(s.gcShare)}</td><td>${headBytesOf(results, node, sc.id, s.target) ?? '—'}</td><td>${escapeHtml(s.flags.join(', '))}</td></tr>`)
+      const rows = timed.map((s) => `<tr><td>${escapeHtml(s.target)}</td><td>${fmtInt(s.rps.median)}</td><td>${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}</td><td>${fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs }))}</td>${(percentiles ? [s.latency[50], s.latency[90], s.latency[99], s.latency[99.9], s.latency[100]] : [s.latency[0], s.latencyMean, s.latencySd, s.latency[100]]).map((ms) => `<td>${fmtMs(ms)}</td>`).join('')}<td>${fmtUs(s.cpuUsPerReq.median)}</td><td>${fmtMiB(s.rss.max)}</td><td>${fmtPct(s.gcShare)}</td><td>${headBytesOf(results, node, sc.id, s.target) ?? '—'}</td><td>${escapeHtml(s.flags.join(', '))}</td></tr>`)
       const others = list.filter((s) => s.state !== 'timed').map((s) => `<li><b>${escapeHtml(s.target)}</b>: ${escapeHtml(s.state)}${s.reason ? ` — ${escapeHtml(s.reason)}` : ''}</li>`)
       sections.push(`<section id="${escapeHtml(sc.id)}-${escapeHtml(node)}">
 <h2>${escapeHtml(sc.id)}${e.nodes.length > 1 ? ` · node ${escapeHtml(node)}` : ''}</h2>
-<p class="note">${escapeHtml(sc.title)}${sc.pipelining > 1 ? ` · pipelining ${sc.pipelining}` : ''}</p>
+<p class="note">${escapeHtml(sc.title)}${sc.pipelining > 1 ? ` · ${sc.protocol === 'h2' ? `${sc.pipelining} streams per connection` : `pipelining ${sc.pipelining}`}` : ''}</p>
 ${timed.length ? `<h3>Requests per second (median of ${results.options.rounds}, whiskers: min–max; × ${vsLabel})</h3>${barChart(bars)}
-<h3>Latency by percentile</h3>${latencyChart(curves)}
-<table><thead><tr><th>target</th><th>req/s</th><th>min–max</th><th>× ${vsLabel}</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>CPU µs/req</th><th>peak RSS</th><th>GC</th><th>head bytes</th><th>notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No target was timed.</p>'}
+${percentiles ? `<h3>Latency by percentile</h3>${latencyChart(curves)}` : `<p class="note">${escapeHtml(results.env.loader?.name ?? 'The loader')} reports no latency percentiles: min, mean, standard deviation and max instead.</p>`}
+<table><thead><tr><th>target</th><th>req/s</th><th>min–max</th><th>× ${vsLabel}</th>${(percentiles ? ['p50', 'p90', 'p99', 'p99.9', 'max'] : ['min', 'mean', 'sd', 'max']).map((h) => `<th>${h}</th>`).join('')}<th>CPU µs/req</th><th>peak RSS</th><th>GC</th><th>head bytes</th><th>notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No target was timed.</p>'}
 ${others.length ? `<ul class="problems">${others.join('')}</ul>` : ''}
 </section>`)
     }

@@ -22,15 +22,18 @@ export function renderTable (results) {
   for (const node of results.env.nodes) {
     for (const sc of results.scenarios) {
       const vs = baselineOf(sc)
-      const rows = [['target', 'req/s', 'min–max', `× ${baselineLabel(results, sc)}`, 'p50', 'p99', 'CPU µs/req', 'peak RSS', 'GC', 'notes']]
       const list = results.summaries.filter((s) => s.node === node && s.scenario === sc.id)
       const timed = list.filter((s) => s.state === 'timed').sort((a, b) => (b.rps.median ?? 0) - (a.rps.median ?? 0))
+      // a loader without percentiles (h2load) gives mean and standard deviation instead
+      const percentiles = !timed.length || timed.some((s) => s.latency[50] != null)
+      const rows = [['target', 'req/s', 'min–max', `× ${baselineLabel(results, sc)}`, ...(percentiles ? ['p50', 'p99'] : ['mean', 'sd']), 'CPU µs/req', 'peak RSS', 'GC', 'notes']]
       for (const s of timed) {
         rows.push([s.target, fmtInt(s.rps.median), `${fmtInt(s.rps.min)}–${fmtInt(s.rps.max)}`, fmtRatio(ratioOf(results.summaries, { node, scenario: sc.id, target: s.target, vs })),
-          fmtMs(s.latency[50]), fmtMs(s.latency[99]), fmtUs(s.cpuUsPerReq.median), fmtMiB(s.rss.max), fmtPct(s.gcShare), s.flags.join(', ')])
+          ...(percentiles ? [fmtMs(s.latency[50]), fmtMs(s.latency[99])] : [fmtMs(s.latencyMean), fmtMs(s.latencySd)]), fmtUs(s.cpuUsPerReq.median), fmtMiB(s.rss.max), fmtPct(s.gcShare), s.flags.join(', ')])
       }
       for (const s of list.filter((x) => x.state !== 'timed')) rows.push([s.target, s.state, '', '', '', '', '', '', '', ''])
-      const title = `${sc.id}${many ? ` · node ${node}` : ''} — ${sc.title}${sc.pipelining > 1 ? ` (pipelining ${sc.pipelining})` : ''}`
+      const depth = sc.pipelining > 1 ? ` (${sc.protocol === 'h2' ? `${sc.pipelining} streams per connection` : `pipelining ${sc.pipelining}`})` : ''
+      const title = `${sc.id}${many ? ` · node ${node}` : ''} — ${sc.title}${depth}`
       blocks.push(`${title}\n${renderRows(rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'])}`)
     }
   }

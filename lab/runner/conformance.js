@@ -2,10 +2,13 @@
 // scenario's request correctly (status, media type, exact body bytes, and
 // the headers and content coding a scenario asks for), with pipelining when
 // the scenario pipelines, and answer the scenario's bad inputs with the right
-// 4xx. A target that fails is never timed.
+// 4xx. A target that fails is never timed. An HTTP/2 scenario is checked
+// over h2c (prior knowledge), its in-flight requests as concurrent streams.
 
 import zlib from 'node:zlib'
 import { exchange } from './http-client.js'
+import { exchangeH2 } from './h2-client.js'
+import { protocolOf } from '../scenarios/index.js'
 
 /** Media type without parameters, lower-case: 'application/json; charset=utf-8' → 'application/json'. */
 export function mediaType (value) {
@@ -81,10 +84,12 @@ export async function checkTarget ({ port, host = '127.0.0.1', scenario }) {
   let headBytes = null
   let bodyBytes = null
   const depth = scenario.pipelining || 1
+  const h2 = protocolOf(scenario) === 'h2'
+  const send = h2 ? exchangeH2 : exchange
   try {
-    const responses = await exchange({ host, port, request: scenario.request, count: depth })
+    const responses = await send({ host, port, request: scenario.request, count: depth })
     responses.forEach((res, i) => {
-      for (const p of checkResponse(scenario.expect, res)) problems.push(depth > 1 ? `pipelined response ${i + 1}: ${p}` : p)
+      for (const p of checkResponse(scenario.expect, res)) problems.push(depth > 1 ? `${h2 ? 'stream' : 'pipelined response'} ${i + 1}: ${p}` : p)
     })
     headBytes = responses[0].headBytes
     bodyBytes = responses[0].body.length
@@ -93,7 +98,7 @@ export async function checkTarget ({ port, host = '127.0.0.1', scenario }) {
   }
   for (const check of scenario.extraChecks || []) {
     try {
-      const [res] = await exchange({ host, port, request: check.request })
+      const [res] = await send({ host, port, request: check.request })
       for (const p of checkResponse(check.expect, res)) problems.push(`${check.name}: ${p}`)
     } catch (err) {
       problems.push(`${check.name}: request failed: ${err.message}`)

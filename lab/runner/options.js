@@ -4,9 +4,10 @@
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { targetIds, targetGroups } from '../targets/index.js'
-import { scenarioIds } from '../scenarios/index.js'
+import { scenarioIds, scenarioGroups, getScenario, protocolOf } from '../scenarios/index.js'
 import { profiles } from './profiles.js'
 import { wrkVersion } from './loaders/wrk.js'
+import { loaderProtocols } from './loaders/index.js'
 
 export const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url))
 
@@ -42,16 +43,19 @@ Options
   --profile NAME       ${Object.entries(profiles).map(([k, p]) => `${k}: ${p.description}`).join('\n                       ')}
                        (default: default). Options below override it.
   --targets LIST       comma-separated target ids, or "all" (every target without tracing),
-                       "hotpath" (both engines) or "otel" (the targets with OpenTelemetry)
+                       "hotpath" (both engines), "otel" (the targets with OpenTelemetry)
+                       or "h2" (the HTTP/2 servers)
                        ${targetIds.join(', ')}
-  --scenarios LIST     comma-separated scenario ids, or "all"
+  --scenarios LIST     comma-separated scenario ids, or "all" (every HTTP/1.1 scenario)
                        ${scenarioIds.join(', ')}
   --duration S         seconds per measured run (whole seconds)
   --warmup S           seconds of discarded warm-up per target and scenario (0: none)
   --rounds N           measured rounds per target and scenario, interleaved
-  --connections N      concurrent connections (default 100)
-  --pipelining N       requests in flight per connection (default: the scenario's, 1 or 10)
-  --loader NAME        autocannon (default, from npm) or wrk (when on the PATH)
+  --connections N      concurrent connections (default: the profile's, else 100)
+  --pipelining N       requests in flight per connection (default: the scenario's, 1 or 10);
+                       over HTTP/2, concurrent streams per connection
+  --loader NAME        autocannon (default, from npm) or wrk (when on the PATH) for
+                       HTTP/1.1; h2load (nghttp2-client, on the PATH) for HTTP/2
   --node LIST          Node majors to run the servers on, e.g. 20,22,24; each binary is
                        installed once from npm (node-<os>-<arch>@<major>) into lab/.cache
   --pin S:L            server CPU and loader CPU (default: the first two allowed CPUs)
@@ -71,6 +75,7 @@ Examples
   npm run bench
   npm run bench -- --targets node-http,fastify,hotpath --scenarios hello,json-post --rounds 5
   npm run bench -- --profile wire --loader wrk
+  npm run bench -- --profile h2
   npm run bench -- --cmd 'node my-server.js' --url /health --duration 5
   npm run bench -- --compare lab/results/main.json lab/results/branch.json
 `
@@ -107,7 +112,7 @@ export class UsageError extends Error {}
  * @property {number} connections
  * @property {number | null} pipelining
  * @property {string[] | null} node      majors, or null for the running Node
- * @property {'autocannon' | 'wrk'} loader
+ * @property {'autocannon' | 'wrk' | 'h2load'} loader
  * @property {{ server: number, loader: number } | null | 'auto'} pin
  * @property {string} out
  * @property {boolean} html
@@ -144,15 +149,15 @@ export function parseOptions (argv) {
 
   const o = { ...defaults(profile), ...base, mode: /** @type {const} */ ('run') }
   if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
-  if (v.scenarios !== undefined) o.scenarios = list('scenarios', v.scenarios, scenarioIds)
+  if (v.scenarios !== undefined) o.scenarios = list('scenarios', v.scenarios, scenarioIds, scenarioGroups)
   if (v.duration !== undefined) o.duration = int('duration', v.duration, 1, 3600)
   if (v.warmup !== undefined) o.warmup = int('warmup', v.warmup, 0, 3600)
   if (v.rounds !== undefined) o.rounds = int('rounds', v.rounds, 1, 100)
   if (v.connections !== undefined) o.connections = int('connections', v.connections, 1, 10000)
   if (v.pipelining !== undefined) o.pipelining = int('pipelining', v.pipelining, 1, 1000)
   if (v.loader !== undefined) {
-    if (v.loader !== 'autocannon' && v.loader !== 'wrk') throw new UsageError(`--loader must be autocannon or wrk, got "${v.loader}"`)
-    o.loader = v.loader
+    if (!Object.hasOwn(loaderProtocols, v.loader)) throw new UsageError(`--loader must be autocannon, wrk or h2load, got "${v.loader}"`)
+    o.loader = /** @type {Options['loader']} */ (v.loader)
   }
   if (v.node !== undefined) {
     o.node = String(v.node).split(',').map((s) => s.trim().replace(/^v/, '')).filter(Boolean)
@@ -179,6 +184,20 @@ export function parseOptions (argv) {
     o.scenarios = ['custom']
     o.goals = []
   }
+  // a loader times only the protocol it speaks: say so now, not mid-run
+  const speaks = loaderProtocols[o.loader]
+  if (!o.cmd) {
+    for (const id of o.scenarios) {
+      const protocol = protocolOf(getScenario(id))
+      if (!speaks.includes(protocol)) {
+        throw new UsageError(protocol === 'h2'
+          ? `scenario "${id}" is HTTP/2: it needs --loader h2load (the h2 profile), not ${o.loader}`
+          : `scenario "${id}" is HTTP/1.1: --loader ${o.loader} times HTTP/2 only; use autocannon or wrk`)
+      }
+    }
+  } else if (!speaks.includes('h1')) {
+    throw new UsageError(`--cmd is checked over HTTP/1.1: --loader ${o.loader} times HTTP/2 only`)
+  }
   return o
 }
 
@@ -186,14 +205,14 @@ export function parseOptions (argv) {
 function defaults (profile) {
   return {
     targets: list('targets', profile.targets.join(','), targetIds, targetGroups),
-    scenarios: list('scenarios', profile.scenarios.join(','), scenarioIds),
+    scenarios: list('scenarios', profile.scenarios.join(','), scenarioIds, scenarioGroups),
     duration: profile.duration,
     warmup: profile.warmup,
     rounds: profile.rounds,
-    connections: 100,
+    connections: profile.connections ?? 100,
     pipelining: null,
     node: null,
-    loader: profile.loader === 'prefer-wrk' ? (wrkVersion() ? 'wrk' : 'autocannon') : 'autocannon',
+    loader: profile.loader === 'prefer-wrk' ? (wrkVersion() ? 'wrk' : 'autocannon') : profile.loader ?? 'autocannon',
     pin: 'auto',
     out: DEFAULT_OUT,
     html: true,

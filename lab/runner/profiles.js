@@ -3,6 +3,7 @@
 // autocannon tops out near 45,000 req/s on one core, below what the fastest
 // servers answer, which would compress their ratios. Goals are printed after a run (never asserted
 // in tests): they are the performance targets the project has set itself.
+// A profile may set its loader by name and its connection count.
 
 /**
  * @typedef {object} Goal
@@ -95,5 +96,18 @@ export const profiles = {
     duration: 3,
     warmup: 2,
     rounds: 5
+  },
+  h2: {
+    description: 'HTTP/2 (h2c, prior knowledge): raw node:http2, Fastify and hotpath with http2, timed by h2load, 10 connections x 10 streams (about 1 minute; needs h2load, Debian: nghttp2-client)',
+    loader: 'h2load',
+    targets: ['node-http2', 'fastify-h2', 'hotpath-h2'],
+    scenarios: ['h2-hello'],
+    connections: 10,
+    duration: 3,
+    warmup: 2,
+    rounds: 5,
+    goals: [
+      { scenario: 'h2-hello', target: 'hotpath-h2', vs: 'fastify-h2', metric: 'rps', ratio: 1.5, source: 'project goal: HTTP/2 engine' }
+    ]
   }
 }

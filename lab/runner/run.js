@@ -3,7 +3,7 @@
 // (rotating the order each round) and collect every raw sample.
 
 import { getTarget } from '../targets/index.js'
-import { getScenario } from '../scenarios/index.js'
+import { getScenario, protocolOf } from '../scenarios/index.js'
 import { startServer } from './server.js'
 import { checkTarget } from './conformance.js'
 import { createLoader } from './loaders/index.js'
@@ -59,6 +59,9 @@ export function makeSample ({ node, target, scenario, round, result, before, aft
     rps: seconds > 0 ? requests / seconds : 0,
     throughput: seconds > 0 ? result.bytes / seconds : 0,
     latency: result.latency,
+    // mean and standard deviation, from loaders that report them (h2load, which has no percentiles)
+    latencyMean: result.latencyMean ?? null,
+    latencySd: result.latencySd ?? null,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
@@ -105,13 +108,15 @@ export async function runBench (opts, { log, progress }) {
         profile: opts.profile, targets: targetList.map((t) => t.id), scenarios: scenarios.map((s) => s.id), duration: opts.duration,
         warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, pipelining: opts.pipelining, loader: opts.loader, cmd: opts.cmd, url: opts.cmd ? opts.url : undefined
       },
-      scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, pipelining: opts.pipelining ?? s.pipelining ?? 1, baseline: s.baseline ?? 'node-http' })),
+      scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, protocol: protocolOf(s), pipelining: opts.pipelining ?? s.pipelining ?? 1, baseline: s.baseline ?? 'node-http' })),
       targets: targetList.map((t) => ({ id: t.id, label: t.label, ...(t.untraced ? { untraced: t.untraced } : {}) })),
       status: [],
       samples: [],
       summaries: [],
       goals: opts.goals
     }
+    const unspoken = scenarios.filter((s) => !loader.protocols.includes(protocolOf(s)))
+    if (unspoken.length) throw new Error(`${loader.name} does not speak ${protocolOf(unspoken[0])}, the protocol of ${unspoken.map((s) => s.id).join(', ')}`)
     log(`pinning: ${pinning.note}; loader: ${loader.name} ${loader.version}; node ${nodes.map((n) => n.version).join(', ')}`)
     const perTarget = opts.warmup + opts.rounds * opts.duration
     progress.start(nodes.length * scenarios.length * targetList.length * (opts.rounds + (opts.warmup ? 1 : 0)), nodes.length * scenarios.length * targetList.length * perTarget)

@@ -59,6 +59,9 @@ export function summarize (samples) {
     rounds: ok.length,
     rps: spread(pick((s) => s.rps)),
     latency,
+    // mean and sd of each round, median across rounds (null where the loader gives percentiles only)
+    latencyMean: median(pick((s) => s.latencyMean)),
+    latencySd: median(pick((s) => s.latencySd)),
     throughput: median(pick((s) => s.throughput)),
     cpuUsPerReq: spread(pick((s) => s.cpuUsPerReq)),
     serverCpu: median(pick((s) => s.serverCpu)),

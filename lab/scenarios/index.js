@@ -20,7 +20,8 @@
  * @property {string} title
  * @property {LabRequest} request        the timed request
  * @property {LabExpect} expect          what every target must answer to it
- * @property {number} [pipelining]       requests in flight per connection (default 1)
+ * @property {'h1' | 'h2'} [protocol]    HTTP/1.1 (default), or HTTP/2 over cleartext with prior knowledge (h2c)
+ * @property {number} [pipelining]       requests in flight per connection (default 1); over HTTP/2, concurrent streams
  * @property {string} [baseline]         the target ratios are taken against (default node-http)
  * @property {{ name: string, request: LabRequest, expect: LabExpect }[]} [extraChecks]
  *   conformance checks that are not timed (bad input must get its 4xx)
@@ -349,10 +350,30 @@ export const scenarios = [
     request: { method: 'GET', path: '/' },
     expect: { status: 200, type: JSON_TYPE, body: hello },
     pipelining: 10
+  },
+  {
+    // the bytes of `hello`, over HTTP/2: 10 concurrent streams on each of
+    // the run's connections (h2load -m 10); served by the targets whose
+    // protocol is h2, timed only by a loader that speaks it (h2load)
+    id: 'h2-hello',
+    title: 'hello over HTTP/2 (h2c, prior knowledge)',
+    request: { method: 'GET', path: '/' },
+    expect: { status: 200, type: JSON_TYPE, body: hello },
+    protocol: 'h2',
+    pipelining: 10,
+    baseline: 'node-http2'
   }
 ]
 
 export const scenarioIds = scenarios.map((s) => s.id)
+
+/** What "all" selects: the HTTP/1.1 scenarios (an h2 scenario needs h2load and the h2 targets: the h2 profile). */
+export const scenarioGroups = { all: scenarios.filter((s) => protocolOf(s) === 'h1').map((s) => s.id) }
+
+/** @param {{ protocol?: 'h1' | 'h2' }} scenario */
+export function protocolOf (scenario) {
+  return scenario.protocol ?? 'h1'
+}
 
 /** @param {string} id */
 export function getScenario (id) {
@@ -363,7 +384,7 @@ export function getScenario (id) {
 
 /** The server-side view: which routes a target registers for a scenario. */
 export function serverKind (id) {
-  if (id === 'pipelined') return 'hello'
+  if (id === 'pipelined' || id === 'h2-hello') return 'hello'
   if (id.startsWith('payload-')) return 'payload'
   return id
 }

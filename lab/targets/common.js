@@ -4,9 +4,15 @@
 // one scenario (100 routes, hooks) weighs on another.
 
 import Ajv from 'ajv'
-import { serverKind, payloadSizeOf, payloadString, postBodySchema, jwtSecret, orderBodySchema, responseSchemas, stackOrderOf } from '../scenarios/index.js'
+import { serverKind, payloadSizeOf, payloadString, postBodySchema, jwtSecret, orderBodySchema, responseSchemas, stackOrderOf, scenarios, protocolOf } from '../scenarios/index.js'
 
 export const scenarioId = process.env.LAB_SCENARIO || 'hello'
+/**
+ * Whether this server speaks HTTP/2 (h2c, prior knowledge): LAB_HTTP2=1, set
+ * by the target registry for the h2 targets. A server serves only the
+ * scenarios of its own protocol; the others it reports unsupported.
+ */
+export const http2 = process.env.LAB_HTTP2 === '1'
 /** hello | params | json-post | delay-1ms | payload | hooks | middleware */
 export const kind = serverKind(scenarioId)
 export const port = Number(process.env.PORT || 3000)
@@ -73,10 +79,14 @@ export const delay1ms = () => new Promise((resolve) => setTimeout(resolve, 1))
 /** The exit code by which a target says it does not implement a scenario. */
 export const UNSUPPORTED = 3
 
-export function unsupported () {
-  console.error(`scenario "${scenarioId}" is not supported by this target`)
+/** @param {string} [why] said after the scenario, for the run's report */
+export function unsupported (why) {
+  console.error(`scenario "${scenarioId}" is not supported by this target${why ? `: ${why}` : ''}`)
   process.exit(UNSUPPORTED)
 }
+
+const scenarioProtocol = protocolOf(scenarios.find((s) => s.id === scenarioId) ?? {})
+if (http2 !== (scenarioProtocol === 'h2')) unsupported(`this target speaks ${http2 ? 'HTTP/2' : 'HTTP/1.1'}, the scenario ${scenarioProtocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'}`)
 
 /**
  * Buffers a node:http request body and parses it as JSON, for servers that

@@ -1,11 +1,12 @@
 // Fastify 5: response schemas everywhere (compiled serializers), body schema
 // for json-post, hooks with addHook (sync hooks take `done`, as documented),
-// the official plugins of plugin-stack.
+// the official plugins of plugin-stack. With LAB_HTTP2=1 (target fastify-h2)
+// the same app on Fastify's `http2: true` (cleartext, prior knowledge).
 
 import Fastify from 'fastify'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready, pluginStack } from './common.js'
+import { kind, http2, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, delay1ms, unsupported, ready, pluginStack } from './common.js'
 
-const app = Fastify({ logger: false })
+const app = Fastify({ logger: false, http2 })
 const out = (schema) => ({ schema: { response: { 200: schema } } })
 
 switch (kind) {
@@ -38,4 +39,4 @@ switch (kind) {
 }
 
 await app.listen({ port, host })
-ready('fastify')
+ready(http2 ? 'fastify-h2' : 'fastify')

@@ -1,18 +1,30 @@
 // hotpath, on the engine named by HOTPATH_ENGINE (node | wire): response
 // schemas everywhere, body schema for json-post, hooks that return values or
 // promises (no done callbacks), Express middleware through app.use(), and
-// the plugin-stack application as Fastify runs it.
+// the plugin-stack application as Fastify runs it. With LAB_HTTP2=1 (target
+// hotpath-h2) the app is created with `http2: true` (h2c, prior knowledge);
+// a hotpath that refuses the option reports the scenario unsupported, so the
+// run goes on and the report shows it not run.
 
 import http from 'node:http'
 import hotpath from 'hotpath'
-import { kind, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack, pluginStack } from './common.js'
+import { kind, http2, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack, pluginStack } from './common.js'
 
 const engine = process.env.HOTPATH_ENGINE || 'node'
 // plugin-stack is the migration story: the Fastify application, with the one
 // import a Fastify user changes (hotpath/fastify: Fastify's defaults where
 // hotpath's differ, docs/migrating-from-fastify.md)
 const create = kind === 'plugin-stack' ? (await import('hotpath/fastify')).default : hotpath
-const app = create({ engine, logger: false })
+const app = http2 ? createHttp2() : create({ engine, logger: false })
+
+function createHttp2 () {
+  try {
+    return create({ http2: true, logger: false })
+  } catch (err) {
+    if (err?.code === 'HP_ERR_UNSUPPORTED_OPTION') unsupported(`hotpath refuses http2: ${err.message}`)
+    throw err
+  }
+}
 const out = (schema) => ({ schema: { response: { 200: schema } } })
 
 switch (kind) {
@@ -53,8 +65,10 @@ switch (kind) {
 await app.listen({ port, host })
 // Figures labelled "wire" must come from the wire engine: refuse to run if the
 // engine asked for is not the one serving (node's server is an http.Server).
-if ((app.server instanceof http.Server) !== (engine === 'node')) {
+// Over HTTP/2 no engine is named: the conformance probe, an h2c client,
+// checks that HTTP/2 is what answers.
+if (!http2 && (app.server instanceof http.Server) !== (engine === 'node')) {
   console.error(`Error: engine "${engine}" was asked for, but app.server is a ${app.server?.constructor?.name}`)
   process.exit(1)
 }
-ready(`hotpath-${engine}`)
+ready(http2 ? 'hotpath-h2' : `hotpath-${engine}`)

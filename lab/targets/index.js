@@ -14,6 +14,7 @@ const OTEL_SETUP = here('./otel-setup.js')
  * @property {Record<string,string>} [env]
  * @property {string[]} [imports]        modules preloaded with `node --import` before the server script
  * @property {string} [untraced]          for a target with tracing on: the id of the same server without it
+ * @property {'h1' | 'h2'} [protocol]      what it speaks (default h1); it serves only the scenarios of its protocol
  * @property {string | null} pkg          npm package whose version is recorded
  */
 
@@ -34,19 +35,25 @@ export const targets = [
   // it (node --import ./otel-setup.js app.js): the cost of tracing
   { id: 'fastify-otel', label: 'Fastify + OpenTelemetry', file: here('./fastify.js'), imports: [OTEL_SETUP], untraced: 'fastify', pkg: 'fastify' },
   { id: 'hotpath-node-otel', label: 'hotpath (node:http) + OpenTelemetry', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'node' }, imports: [OTEL_SETUP], untraced: 'hotpath-node', pkg: 'hotpath' },
-  { id: 'hotpath-wire-otel', label: 'hotpath (wire) + OpenTelemetry', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'wire' }, imports: [OTEL_SETUP], untraced: 'hotpath-wire', pkg: 'hotpath' }
+  { id: 'hotpath-wire-otel', label: 'hotpath (wire) + OpenTelemetry', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'wire' }, imports: [OTEL_SETUP], untraced: 'hotpath-wire', pkg: 'hotpath' },
+  // HTTP/2 over cleartext with prior knowledge (h2c): the h2 scenarios
+  { id: 'node-http2', label: 'node:http2', file: here('./node-http2.js'), env: { LAB_HTTP2: '1' }, protocol: 'h2', pkg: null },
+  { id: 'fastify-h2', label: 'Fastify (http2)', file: here('./fastify.js'), env: { LAB_HTTP2: '1' }, protocol: 'h2', pkg: 'fastify' },
+  { id: 'hotpath-h2', label: 'hotpath (http2)', file: here('./hotpath.js'), env: { LAB_HTTP2: '1' }, protocol: 'h2', pkg: 'hotpath' }
 ]
 
 export const targetIds = targets.map((t) => t.id)
 
 /**
  * Group ids accepted by --targets, expanded in place. "all" is every
- * framework once, untraced: the traced twins are the otel profile's.
+ * framework once, untraced, over HTTP/1.1: the traced twins are the otel
+ * profile's, the HTTP/2 servers the h2 profile's.
  */
 export const targetGroups = {
-  all: targets.filter((t) => !t.untraced).map((t) => t.id),
+  all: targets.filter((t) => !t.untraced && (t.protocol ?? 'h1') === 'h1').map((t) => t.id),
   hotpath: ['hotpath-node', 'hotpath-wire'],
-  otel: targets.filter((t) => t.untraced).map((t) => t.id)
+  otel: targets.filter((t) => t.untraced).map((t) => t.id),
+  h2: targets.filter((t) => t.protocol === 'h2').map((t) => t.id)
 }
 
 /** @param {string} id */

@@ -85,7 +85,7 @@ test('bad options are usage errors that say what is wrong', () => {
     [['--duration', '1.5'], /--duration must be a whole number/],
     [['--rounds', '0'], /--rounds must be a whole number from 1/],
     [['--connections', 'many'], /--connections/],
-    [['--loader', 'ab'], /--loader must be autocannon or wrk/],
+    [['--loader', 'ab'], /--loader must be autocannon, wrk or h2load/],
     [['--node', '22.1'], /--node takes Node major versions/],
     [['--pin', '1:1'], /two different CPU numbers/],
     [['--pin', '0:1', '--no-pin'], /contradict/],

@@ -11,8 +11,9 @@ import { checkTarget } from '../runner/conformance.js'
 
 const scenarios = ['hello', 'json-post', 'hooks'].map(getScenario)
 
-// the traced twins run the same files: otel.test.js checks them against these
-for (const target of targets.filter((t) => !t.untraced)) {
+// the traced twins run the same files: otel.test.js checks them against these;
+// the HTTP/2 servers serve h2-hello only (h2.test.js)
+for (const target of targets.filter((t) => !t.untraced && (t.protocol ?? 'h1') === 'h1')) {
   test(`target ${target.id} answers every checked scenario correctly`, { timeout: 60000 }, async () => {
     for (const scenario of scenarios) {
       const srv = await startServer({ file: target.file, env: { ...target.env, LAB_SCENARIO: scenario.id }, nodeBin: process.execPath, cpu: null, startTimeout: 0 })

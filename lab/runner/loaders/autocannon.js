@@ -32,6 +32,7 @@ export async function createAutocannon ({ cpu }) {
   const version = createRequire(import.meta.url)('autocannon/package.json').version
   return {
     name: 'autocannon',
+    protocols: ['h1'],
     version,
     async run (job) {
       if (exited) throw new Error('autocannon worker exited')

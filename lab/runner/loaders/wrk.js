@@ -67,6 +67,7 @@ export async function createWrk ({ cpu }) {
   let bodies = 0
   return {
     name: 'wrk',
+    protocols: ['h1'],
     version,
     async run (job) {
       let bodyFile = '-'
