@@ -1,0 +1,157 @@
+// The h2 engine: HTTP/2 on node:http2, through its compat API
+// (Http2ServerRequest / Http2ServerResponse, subclassed in ./request.js and
+// ./response.js as the RawRequest and ResponseHandle of ../engine.js).
+// Cleartext (h2c, prior knowledge) without `https`; with it, TLS with ALPN
+// "h2", and, when `https.allowHTTP1`, "http/1.1" on the same port served by
+// the wire engine rather than node's HTTP/1 fallback.
+import http2 from 'node:http2'
+import { listenServer } from '../engine.js'
+import { isValidHost } from '../host.js'
+import { errorAnswer } from '../../reply/error-body.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
+import { createWireEngine } from '../wire/index.js'
+import { H2Request } from './request.js'
+import { H2Response } from './response.js'
+
+/**
+ * Streams one session may have open at once. node:http2 sets no bound
+ * (2^32-1), so one connection could hold any number of handlers at work;
+ * 100 is the floor RFC 9113 §6.5.2 recommends a peer allow.
+ */
+export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
+
+/** ms a session may stay idle: Fastify's http2SessionTimeout */
+export const DEFAULT_SESSION_TIMEOUT = 72_000
+
+/**
+ * Why the authority of a request is not acceptable, or null. HTTP/2 names
+ * it in :authority (RFC 9113 §8.3.1); a Host field, when also sent, must
+ * name the same.
+ * @param {Record<string, any>} headers
+ * @param {boolean} requireHost
+ * @returns {string | null}
+ */
+function invalidAuthority (headers, requireHost) {
+  const authority = headers[':authority']
+  const host = headers.host
+  if (authority !== undefined && host !== undefined && authority !== host) return 'Host header differs from :authority'
+  const value = authority ?? host
+  if (value === undefined || value === '') return requireHost ? 'Missing Host header' : null
+  return isValidHost(value) ? null : 'Invalid Host header'
+}
+
+/**
+ * Answers a stream no handler may see with the JSON body of its code.
+ * @param {H2Response} res
+ * @param {{ status: number, code: string, body: string }} answer
+ */
+function refuse (res, answer) {
+  const req = res.req
+  publishRejected(answer.status, answer.code, req.method, req.url, req.socket?.remoteAddress)
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body) })
+  res.end(answer.body)
+}
+
+/** @this {import('node:http2').Http2Session} */
+function closeIdleSession () {
+  this.close()
+}
+
+/**
+ * @param {import('../engine.js').EngineOptions} options
+ * @returns {import('../engine.js').Engine}
+ */
+export function createH2Engine (options) {
+  const secure = options.https != null
+  /** @type {Record<string, any>} node:http2's server options the app gave: `https`, or `http` for h2c */
+  const given = (secure ? options.https : options.http2ServerOptions) ?? {}
+  const settings = {
+    maxConcurrentStreams: DEFAULT_MAX_CONCURRENT_STREAMS,
+    // the header-list bound (RFC 9113 §6.5.2) is the app's maxHeaderSize
+    maxHeaderListSize: options.maxHeaderSize,
+    ...given.settings
+  }
+  /** @type {any} the subclasses take node's constructor arguments, which @types/node leaves out */
+  const serverOptions = { ...given, settings, Http2ServerRequest: H2Request, Http2ServerResponse: H2Response }
+  const allowHTTP1 = secure && given.allowHTTP1 === true
+  /** @type {any} */
+  const server = secure ? http2.createSecureServer(serverOptions) : http2.createServer(serverOptions)
+  /**
+   * HTTP/1.1 on the TLS port (ALPN "http/1.1", or no ALPN): the wire
+   * engine serves it, on the TLS socket node's server accepted. node:http2
+   * listens for 'secureConnection' with its own connection listener; it
+   * stays the listener for "h2", and the others go to wire.
+   * @type {ReturnType<typeof createWireEngine> | null}
+   */
+  let wire = null
+  if (allowHTTP1) {
+    wire = createWireEngine({ ...options, https: undefined })
+    const h2Listener = /** @type {(socket: any) => void} */ (server.listeners('secureConnection')[0])
+    server.removeListener('secureConnection', h2Listener)
+    const w = wire
+    server.on('secureConnection', (/** @type {import('node:tls').TLSSocket} */ socket) => {
+      if (socket.alpnProtocol === 'h2') h2Listener.call(server, socket)
+      else w.accept(socket, true)
+    })
+  }
+  const sessionTimeout = options.http2SessionTimeout ?? DEFAULT_SESSION_TIMEOUT
+  /** @type {Set<import('node:http2').ServerHttp2Session>} */
+  const sessions = new Set()
+  const state = { closing: false, closeBusy: false }
+  server.on('session', (/** @type {import('node:http2').ServerHttp2Session} */ session) => {
+    sessions.add(session)
+    session.once('close', () => sessions.delete(session))
+    // an idle session is closed (GOAWAY), as Fastify's http2SessionTimeout does
+    if (sessionTimeout > 0) session.setTimeout(sessionTimeout, closeIdleSession)
+    if (state.closing) session.close()
+  })
+  // a peer's protocol error ends its session; it must not end the process
+  server.on('sessionError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
+  if (secure) server.on('tlsClientError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
+  const requireHost = options.requireHostHeader ?? true
+  const return503 = options.drain === true ? false : options.return503OnClosing ?? true
+
+  return {
+    server,
+    setHandler (handler) {
+      if (wire !== null) wire.setHandler(handler)
+      server.on('request', (/** @type {H2Request} */ req, /** @type {H2Response} */ res) => {
+        res.engineState = state
+        const invalid = invalidAuthority(req.headers, requireHost)
+        if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
+        if (state.closing && return503) {
+          refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+          if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
+          return
+        }
+        handler(/** @type {any} */ (req), /** @type {any} */ (res))
+      })
+    },
+    listen (opts) {
+      return listenServer(server, opts)
+    },
+    close () {
+      state.closing = true
+      return new Promise((resolve) => {
+        // Every session gets a GOAWAY now (session.close()): its open streams
+        // finish, no new one starts, and it ends when the last is done,
+        // never waiting out the idle timeout. What is still open after
+        // closeGraceTimeout is destroyed.
+        const destroyAll = () => { for (const session of sessions) session.destroy() }
+        const grace = setTimeout(destroyAll, options.closeGraceTimeout ?? 10_000)
+        grace.unref()
+        let pending = wire === null ? 1 : 2
+        const done = () => {
+          if (--pending > 0) return
+          clearTimeout(grace)
+          resolve()
+        }
+        if (wire !== null) wire.close().then(done)
+        if (options.forceCloseConnections === true) destroyAll()
+        else for (const session of sessions) session.close()
+        if (server.listening) server.close(done)
+        else done()
+      })
+    }
+  }
+}
