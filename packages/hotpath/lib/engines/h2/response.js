@@ -155,7 +155,7 @@ export class H2Response extends http2.Http2ServerResponse {
    */
   onEnd (listener, arg) {
     if (this.stream.closed || this.stream.destroyed) {
-      listener(arg, this.writableFinished ? null : abortError())
+      listener(arg, handedOver(this) ? null : abortError())
       return
     }
     this.endListener = listener
@@ -197,7 +197,19 @@ function onResClose () {
   const arg = this.endArg
   this.endListener = null
   this.endArg = null
-  listener(arg, this.writableFinished ? null : abortError())
+  listener(arg, handedOver(this) ? null : abortError())
+}
+
+/**
+ * The response ended before its stream closed, and the stream closed
+ * without an error code: the compat response emits 'finish' and 'close'
+ * on a stream the client reset (RST_STREAM CANCEL) or whose session went
+ * away too, so its own writableFinished does not tell.
+ * @param {H2Response} res
+ */
+function handedOver (res) {
+  const stream = res.stream
+  return !stream.aborted && (stream.rstCode ?? NGHTTP2_NO_ERROR) === NGHTTP2_NO_ERROR && res.writableEnded
 }
 
 installExpressResponse(H2Response.prototype)
