@@ -41,6 +41,19 @@ function invalidAuthority (headers, requireHost) {
 }
 
 /**
+ * The size of a header list as RFC 9113 §6.5.2 counts it (each field's
+ * name and value octets plus 32). node:http2 advertises
+ * SETTINGS_MAX_HEADER_LIST_SIZE but takes a longer list, so it is counted
+ * here.
+ * @param {string[]} raw  rawHeaders: name, value, name, value…
+ */
+function headerListSize (raw) {
+  let size = 0
+  for (let i = 0; i < raw.length; i += 2) size += raw[i].length + raw[i + 1].length + 32
+  return size
+}
+
+/**
  * Answers a stream no handler may see with the JSON body of its code.
  * @param {H2Response} res
  * @param {{ status: number, code: string, body: string }} answer
@@ -109,6 +122,7 @@ export function createH2Engine (options) {
   server.on('sessionError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
   if (secure) server.on('tlsClientError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
   const requireHost = options.requireHostHeader ?? true
+  const maxHeaderListSize = settings.maxHeaderListSize ?? Infinity
   const return503 = options.drain === true ? false : options.return503OnClosing ?? true
 
   return {
@@ -117,6 +131,7 @@ export function createH2Engine (options) {
       if (wire !== null) wire.setHandler(handler)
       server.on('request', (/** @type {H2Request} */ req, /** @type {H2Response} */ res) => {
         res.engineState = state
+        if (headerListSize(req.rawHeaders) > maxHeaderListSize) return refuse(res, errorAnswer('HP_ERR_HEADERS_TOO_LARGE'))
         const invalid = invalidAuthority(req.headers, requireHost)
         if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
         if (state.closing && return503) {
@@ -140,13 +155,14 @@ export function createH2Engine (options) {
         const destroyAll = () => { for (const session of sessions) session.destroy() }
         const grace = setTimeout(destroyAll, options.closeGraceTimeout ?? 10_000)
         grace.unref()
-        let pending = wire === null ? 1 : 2
         const done = () => {
-          if (--pending > 0) return
           clearTimeout(grace)
           resolve()
         }
-        if (wire !== null) wire.close().then(done)
+        // wire closes its HTTP/1.1 connections (and destroys those still
+        // busy after the grace period); they are the TLS server's
+        // connections too, so server.close() below waits for them
+        if (wire !== null) wire.close()
         if (options.forceCloseConnections === true) destroyAll()
         else for (const session of sessions) session.close()
         if (server.listening) server.close(done)
