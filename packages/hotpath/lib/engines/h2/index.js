@@ -65,6 +65,40 @@ function refuse (res, answer) {
   res.end(answer.body)
 }
 
+/** The highest stream id (RFC 9113 §5.1.1) */
+const LAST_STREAM_ID = 2 ** 31 - 1
+
+/** ms a shutdown waits for the PING's answer before it closes the session anyway */
+const ROUND_TRIP_MS = 1000
+
+/** sessions whose client has sent its own GOAWAY (it will open no stream) */
+const peerLeaving = new WeakSet()
+
+/**
+ * A graceful shutdown as RFC 9113 §6.8 describes it: a first GOAWAY with
+ * the highest stream id, so a request the client sent before it read the
+ * GOAWAY is still taken (and answered 503, or served under drain); after a
+ * round trip (a PING's answer, at most ROUND_TRIP_MS), the session closes
+ * with the real last id and ends once its streams are done. A client that
+ * has sent its own GOAWAY opens no stream: its session closes at once.
+ * @param {import('node:http2').ServerHttp2Session} session
+ */
+function shutDown (session) {
+  if (session.closed || session.destroyed) return
+  if (peerLeaving.has(session)) return session.close()
+  const close = () => {
+    clearTimeout(timer)
+    if (!session.closed && !session.destroyed) session.close()
+  }
+  const timer = setTimeout(close, ROUND_TRIP_MS)
+  timer.unref()
+  try {
+    session.goaway(http2.constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID)
+    if (session.ping(close)) return
+  } catch {}
+  close()
+}
+
 /** @this {import('node:http2').Http2Session} */
 function closeIdleSession () {
   this.close()
@@ -114,9 +148,10 @@ export function createH2Engine (options) {
   server.on('session', (/** @type {import('node:http2').ServerHttp2Session} */ session) => {
     sessions.add(session)
     session.once('close', () => sessions.delete(session))
+    session.once('goaway', () => peerLeaving.add(session))
     // an idle session is closed (GOAWAY), as Fastify's http2SessionTimeout does
     if (sessionTimeout > 0) session.setTimeout(sessionTimeout, closeIdleSession)
-    if (state.closing) session.close()
+    if (state.closing) shutDown(session)
   })
   // a peer's protocol error ends its session; it must not end the process
   server.on('sessionError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
@@ -148,10 +183,10 @@ export function createH2Engine (options) {
     close () {
       state.closing = true
       return new Promise((resolve) => {
-        // Every session gets a GOAWAY now (session.close()): its open streams
-        // finish, no new one starts, and it ends when the last is done,
-        // never waiting out the idle timeout. What is still open after
-        // closeGraceTimeout is destroyed.
+        // Every session gets a GOAWAY now: its open streams finish, no new
+        // one starts, and it ends when the last is done, never waiting out
+        // the idle timeout. What is still open after closeGraceTimeout is
+        // destroyed.
         const destroyAll = () => { for (const session of sessions) session.destroy() }
         const grace = setTimeout(destroyAll, options.closeGraceTimeout ?? 10_000)
         grace.unref()
@@ -164,7 +199,7 @@ export function createH2Engine (options) {
         // connections too, so server.close() below waits for them
         if (wire !== null) wire.close()
         if (options.forceCloseConnections === true) destroyAll()
-        else for (const session of sessions) session.close()
+        else for (const session of sessions) shutDown(session)
         if (server.listening) server.close(done)
         else done()
       })
