@@ -4,14 +4,29 @@
 // Cleartext (h2c, prior knowledge) without `https`; with it, TLS with ALPN
 // "h2", and, when `https.allowHTTP1`, "http/1.1" on the same port served by
 // the wire engine rather than node's HTTP/1 fallback.
-import http2 from 'node:http2'
+import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { isValidHost } from '../host.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { createWireEngine } from '../wire/index.js'
-import { H2Request } from './request.js'
-import { H2Response } from './response.js'
+import { defineH2Request } from './request.js'
+import { defineH2Response } from './response.js'
+
+/** @typedef {import('./request.js').H2Request} H2Request */
+/** @typedef {import('./response.js').H2Response} H2Response */
+
+/** @type {{ http2: typeof import('node:http2'), Request: any, Response: any } | null} */
+let loaded = null
+
+/** node:http2 and the classes, on the first h2 engine: it loads node:tls, which an HTTP/1.1 app never loads */
+function load () {
+  if (loaded === null) {
+    const http2 = /** @type {typeof import('node:http2')} */ (loadModule('node:http2'))
+    loaded = { http2, Request: defineH2Request(http2), Response: defineH2Response(http2) }
+  }
+  return loaded
+}
 
 /**
  * Streams one session may have open at once. node:http2 sets no bound
@@ -93,7 +108,7 @@ function shutDown (session) {
   const timer = setTimeout(close, ROUND_TRIP_MS)
   timer.unref()
   try {
-    session.goaway(http2.constants.NGHTTP2_NO_ERROR, LAST_STREAM_ID)
+    session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
     if (session.ping(close)) return
   } catch {}
   close()
@@ -109,6 +124,7 @@ function closeIdleSession () {
  * @returns {import('../engine.js').Engine}
  */
 export function createH2Engine (options) {
+  const { http2, Request: H2Request, Response: H2Response } = load()
   const secure = options.https != null
   /** @type {Record<string, any>} node:http2's server options the app gave: `https`, or `http` for h2c */
   const given = (secure ? options.https : options.http2ServerOptions) ?? {}

@@ -2,7 +2,6 @@
 // Http2ServerResponse, subclassed (the server's Http2ServerResponse option)
 // with the members the core answers through. It stays node's object, for
 // `reply.raw` and middleware.
-import http2 from 'node:http2'
 import { abortError } from '../node/request.js'
 import { StreamWriter, checkHeaders } from '../node/response.js'
 import { installExpressResponse } from '../express-helpers.js'
@@ -39,141 +38,153 @@ function dropConnectionFields (headers) {
   return close
 }
 
-const { NGHTTP2_NO_ERROR } = http2.constants
+/** RFC 9113 §7 */
+const NGHTTP2_NO_ERROR = 0
 
-export class H2Response extends http2.Http2ServerResponse {
-  /**
-   * @param {import('node:http2').ServerHttp2Stream} stream
-   * @param {any} headers
-   * @param {any} options
-   */
-  constructor (stream, headers, options) {
-    // @types/node declares no constructor parameters; node passes these
-    // @ts-expect-error
-    super(stream, headers, options)
-    /** @type {{ closing: boolean, closeBusy: boolean } | null} the engine's state, set when the request is handed over */
-    this.engineState = null
-    /** @type {((arg: any, error: Error | null) => void) | null} */
-    this.endListener = null
-    /** @type {any} */
-    this.endArg = null
-    /** connect middleware has the object */
-    this.compatUsed = false
-  }
+/**
+ * The class, made on the first h2 engine (node:http2 loads node:tls).
+ * @param {typeof import('node:http2')} http2
+ */
+export function defineH2Response (http2) {
+  class H2Response extends http2.Http2ServerResponse {
+    /**
+     * @param {import('node:http2').ServerHttp2Stream} stream
+     * @param {any} headers
+     * @param {any} options
+     */
+    constructor (stream, headers, options) {
+      // @types/node declares no constructor parameters; node passes these
+      // @ts-expect-error
+      super(stream, headers, options)
+      /** @type {{ closing: boolean, closeBusy: boolean } | null} the engine's state, set when the request is handed over */
+      this.engineState = null
+      /** @type {((arg: any, error: Error | null) => void) | null} */
+      this.endListener = null
+      /** @type {any} */
+      this.endArg = null
+      /** connect middleware has the object */
+      this.compatUsed = false
+    }
 
-  /**
-   * @param {string} name
-   * @param {any} value
-   */
-  setHeader (name, value) {
-    if (typeof name === 'string' && isConnectionField(name, value)) return this
-    return super.setHeader(name, value)
-  }
+    /**
+     * @param {string} name
+     * @param {any} value
+     */
+    setHeader (name, value) {
+      if (typeof name === 'string' && isConnectionField(name, value)) return this
+      return super.setHeader(name, value)
+    }
 
-  /**
-   * @param {string} name
-   * @param {any} value
-   */
-  appendHeader (name, value) {
-    if (typeof name === 'string' && isConnectionField(name, value)) return this
-    return super.appendHeader(name, value)
-  }
+    /**
+     * @param {string} name
+     * @param {any} value
+     */
+    appendHeader (name, value) {
+      if (typeof name === 'string' && isConnectionField(name, value)) return this
+      return super.appendHeader(name, value)
+    }
 
-  /**
-   * @param {number} statusCode
-   * @param {any} [reason]
-   * @param {any} [headers]
-   */
-  writeHead (statusCode, reason, headers) {
-    const fields = typeof reason === 'string' ? headers : reason
-    if (fields !== null && typeof fields === 'object') {
-      if (Array.isArray(fields)) {
-        // [name, value, name, value…] or [[name, value]…], as node:http takes them
-        const flat = Array.isArray(fields[0])
-        const kept = fields.filter((/** @type {any} */ item, /** @type {number} */ i) => flat
-          ? !isConnectionField(item[0], item[1])
-          : (i % 2 === 0 ? !isConnectionField(item, fields[i + 1]) : !isConnectionField(fields[i - 1], item)))
-        if (typeof reason === 'string') headers = kept
-        else reason = kept
-      } else {
-        dropConnectionFields(fields)
+    /**
+     * @param {number} statusCode
+     * @param {any} [reason]
+     * @param {any} [headers]
+     */
+    writeHead (statusCode, reason, headers) {
+      const fields = typeof reason === 'string' ? headers : reason
+      if (fields !== null && typeof fields === 'object') {
+        if (Array.isArray(fields)) {
+          // [name, value, name, value…] or [[name, value]…], as node:http takes them
+          const flat = Array.isArray(fields[0])
+          const kept = fields.filter((/** @type {any} */ item, /** @type {number} */ i) => flat
+            ? !isConnectionField(item[0], item[1])
+            : (i % 2 === 0 ? !isConnectionField(item, fields[i + 1]) : !isConnectionField(fields[i - 1], item)))
+          if (typeof reason === 'string') headers = kept
+          else reason = kept
+        } else {
+          dropConnectionFields(fields)
+        }
       }
+      return super.writeHead(statusCode, reason, headers)
     }
-    return super.writeHead(statusCode, reason, headers)
-  }
 
-  /**
-   * @param {number} statusCode
-   * @param {import('../engine.js').OutgoingHeaders} headers
-   * @param {string | Buffer | null} body
-   */
-  respond (statusCode, headers, body) {
-    const close = dropConnectionFields(headers)
-    const method = this.req.method
-    if (method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-      if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-      if (statusCode === 204) delete headers['content-length']
-      body = null
-    } else if (body !== null && headers['content-length'] === undefined) {
-      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-    }
-    // node:http2 checks names and values in writeHead, and throws with
-    // nothing sent (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN, as node:http)
-    checkHeaders(headers)
-    this.writeHead(statusCode, headers)
-    if (close && !this.req.complete) this.once('finish', endStream)
-    if (body === null) this.end()
-    else this.end(body)
-  }
-
-  /**
-   * @param {number} statusCode
-   * @param {import('../engine.js').OutgoingHeaders} headers
-   * @param {import('node:stream').Readable} stream
-   * @param {(err: Error | null) => void} done
-   * @param {import('../engine.js').TrailerSource | null} [trailers]
-   */
-  respondStream (statusCode, headers, stream, done, trailers = null) {
-    const close = dropConnectionFields(headers)
-    checkHeaders(headers)
-    if (close && !this.req.complete) this.once('finish', endStream)
-    if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-      endSource(stream)
-      delete headers.trailer
+    /**
+     * @param {number} statusCode
+     * @param {import('../engine.js').OutgoingHeaders} headers
+     * @param {string | Buffer | null} body
+     */
+    respond (statusCode, headers, body) {
+      const close = dropConnectionFields(headers)
+      const method = this.req.method
+      if (method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+        if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+        if (statusCode === 204) delete headers['content-length']
+        body = null
+      } else if (body !== null && headers['content-length'] === undefined) {
+        headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+      }
+      // node:http2 checks names and values in writeHead, and throws with
+      // nothing sent (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN, as node:http)
+      checkHeaders(headers)
       this.writeHead(statusCode, headers)
-      this.end()
-      done(null)
-      return
+      if (close && !this.req.complete) this.once('finish', endStream)
+      if (body === null) this.end()
+      else this.end(body)
     }
-    new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, done, trailers)
+
+    /**
+     * @param {number} statusCode
+     * @param {import('../engine.js').OutgoingHeaders} headers
+     * @param {import('node:stream').Readable} stream
+     * @param {(err: Error | null) => void} done
+     * @param {import('../engine.js').TrailerSource | null} [trailers]
+     */
+    respondStream (statusCode, headers, stream, done, trailers = null) {
+      const close = dropConnectionFields(headers)
+      checkHeaders(headers)
+      if (close && !this.req.complete) this.once('finish', endStream)
+      if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+        endSource(stream)
+        delete headers.trailer
+        this.writeHead(statusCode, headers)
+        this.end()
+        done(null)
+        return
+      }
+      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, done, trailers)
+    }
+
+    /**
+     * @template T
+     * @param {(arg: T, error: Error | null) => void} listener
+     * @param {T} arg
+     */
+    onEnd (listener, arg) {
+      if (this.stream.closed || this.stream.destroyed) {
+        listener(arg, handedOver(this) ? null : abortError())
+        return
+      }
+      this.endListener = listener
+      this.endArg = arg
+      this.on('close', onResClose)
+    }
+
+    /**
+     * The Http2ServerResponse itself, for reply.raw and connect middleware.
+     * @param {import('../compat.js').Owner} owner
+     */
+    compat (owner) {
+      this.compatUsed = true
+      const req = /** @type {any} */ (this.req)
+      req._hotpath = owner
+      return this
+    }
   }
 
-  /**
-   * @template T
-   * @param {(arg: T, error: Error | null) => void} listener
-   * @param {T} arg
-   */
-  onEnd (listener, arg) {
-    if (this.stream.closed || this.stream.destroyed) {
-      listener(arg, handedOver(this) ? null : abortError())
-      return
-    }
-    this.endListener = listener
-    this.endArg = arg
-    this.on('close', onResClose)
-  }
-
-  /**
-   * The Http2ServerResponse itself, for reply.raw and connect middleware.
-   * @param {import('../compat.js').Owner} owner
-   */
-  compat (owner) {
-    this.compatUsed = true
-    const req = /** @type {any} */ (this.req)
-    req._hotpath = owner
-    return this
-  }
+  installExpressResponse(H2Response.prototype)
+  return H2Response
 }
+
+/** @typedef {InstanceType<ReturnType<typeof defineH2Response>>} H2Response */
 
 /**
  * The core asked for Connection: close with the request's body unread
@@ -212,4 +223,3 @@ function handedOver (res) {
   return !stream.aborted && (stream.rstCode ?? NGHTTP2_NO_ERROR) === NGHTTP2_NO_ERROR && res.writableEnded
 }
 
-installExpressResponse(H2Response.prototype)
