@@ -226,3 +226,26 @@ test('curl --http2-prior-knowledge', { skip: curlH2 ? false : 'curl with HTTP/2 
     await app.close()
   }
 })
+
+test('a large body the client cancels unread does not fill the session: its next stream is served', async () => {
+  const app = hotpath({ http2: true })
+  // past node:http2's maxSessionMemory (10 MB) if it were queued whole
+  const payload = Buffer.alloc(24 * 1024 * 1024, 97)
+  app.get('/large', (_req, reply) => { reply.header('content-type', 'application/octet-stream'); return payload })
+  app.get('/small', () => 'ok')
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  session.on('error', () => {})
+  try {
+    const large = session.request({ ':path': '/large' })
+    large.on('error', () => {})
+    await once(large, 'response')
+    large.pause()
+    large.close(http2.constants.NGHTTP2_CANCEL)
+    await once(large, 'close')
+    assert.equal((await ask(session, { ':path': '/small' })).body, 'ok')
+  } finally {
+    session.close()
+    await app.close()
+  }
+})

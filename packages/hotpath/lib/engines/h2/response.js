@@ -128,6 +128,7 @@ export function defineH2Response (http2) {
       this.writeHead(statusCode, headers)
       if (close && !this.req.complete) this.once('finish', endStream)
       if (body === null) this.end()
+      else if (body.length > WRITE_SLICE) writeInSlices(this, typeof body === 'string' ? Buffer.from(body) : body, 0)
       else this.end(body)
     }
 
@@ -185,6 +186,35 @@ export function defineH2Response (http2) {
 }
 
 /** @typedef {InstanceType<ReturnType<typeof defineH2Response>>} H2Response */
+
+/**
+ * Bytes handed to node:http2 at a time for a large body. One write of a
+ * whole body stays queued in the session's memory until the client reads
+ * it, reset or not, and a session past maxSessionMemory (10 MB by default)
+ * refuses its next streams (ENHANCE_YOUR_CALM): a client that cancels a
+ * large download would lose its connection. Written in slices, with
+ * backpressure, a reset stream leaves at most one slice behind.
+ */
+const WRITE_SLICE = 64 * 1024
+
+/**
+ * @param {H2Response} res
+ * @param {Buffer} body
+ * @param {number} offset
+ */
+function writeInSlices (res, body, offset) {
+  while (offset < body.length) {
+    if (res.stream.destroyed || res.stream.closed) return
+    const end = Math.min(offset + WRITE_SLICE, body.length)
+    if (end === body.length) return void res.end(body.subarray(offset))
+    const more = res.write(body.subarray(offset, end))
+    offset = end
+    if (!more) {
+      res.once('drain', () => writeInSlices(res, body, offset))
+      return
+    }
+  }
+}
 
 /**
  * The core asked for Connection: close with the request's body unread
