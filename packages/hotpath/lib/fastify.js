@@ -49,8 +49,9 @@ const FASTIFY_DEFAULTS = {
 export function fastify (options = {}) {
   if (typeof options !== 'object') throw createFastifyError('HP_ERR_OPTIONS_NOT_OBJ', typeof options)
   // Fastify closes idle connections only on a server that can: one that
-  // serverFactory makes may not, and then it just closes.
-  const defaults = typeof options?.serverFactory === 'function' ? { ...FASTIFY_DEFAULTS, forceCloseConnections: undefined } : FASTIFY_DEFAULTS
+  // serverFactory makes may not, nor node:http2's (its close() sends every
+  // session a GOAWAY instead), and then it just closes.
+  const defaults = typeof options?.serverFactory === 'function' || options?.http2 === true ? { ...FASTIFY_DEFAULTS, forceCloseConnections: undefined } : FASTIFY_DEFAULTS
   const app = hotpath({ ...defaults, ...options, ajv: fastifyAjv(options?.ajv) })
   // Fastify's names for the app: its version is the Fastify release this
   // entry follows (plugins compare it to the range they support), and its

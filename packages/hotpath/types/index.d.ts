@@ -1246,15 +1246,15 @@ export interface HotpathOptions {
   /** ajv's own options, its plugins (a function, or [function, options]), and a function given each instance. */
   ajv?: { customOptions?: Record<string, unknown>, plugins?: ReadonlyArray<((ajv: any, options?: any) => unknown) | readonly [(ajv: any, options?: any) => unknown, unknown]>, onCreate?: (ajv: any) => void }
   /**
-   * Fastify options hotpath accepts only with the value that describes what
-   * it does (any other is refused: HP_ERR_UNSUPPORTED_OPTION;
-   * docs/migrating-from-fastify.md).
+   * true: serves HTTP/2 on the h2 engine (node:http2), cleartext with prior
+   * knowledge, or over TLS with `https` (ALPN h2; `https.allowHTTP1` serves
+   * HTTP/1.1 on the same port with the wire engine). docs/engines.md, "h2".
    */
-  http2?: false
+  http2?: boolean
   /** false: a second setErrorHandler() in one context throws HP_ERR_ERROR_HANDLER_SET (default true: it wraps the first). */
   allowErrorHandlerOverride?: boolean
   /** node:http's server options that apply on both engines (any other is refused). */
-  http?: { maxHeaderSize?: number, requireHostHeader?: boolean, connectionsCheckingInterval?: number } | null
+  http?: { maxHeaderSize?: number, requireHostHeader?: boolean, connectionsCheckingInterval?: number } | null | (import('node:http2').ServerOptions & { [key: string]: unknown })
   /** ms a socket may stay silent before it is destroyed (default 0, none; node:http's server.timeout). */
   connectionTimeout?: number
   /** ms from a request's arrival to its answer before the error path answers 503, for every route (default 0, off). */
@@ -1286,12 +1286,12 @@ export interface HotpathOptions {
   querystringParser?: (querystring: string) => Record<string, unknown>
   /** ';' ends the path and starts the query, as '?' does (default false). */
   useSemicolonDelimiter?: boolean
-  /** Applies to HTTP/2 only: accepted, as Fastify accepts it without http2. */
+  /** ms an idle HTTP/2 session is kept before it is closed with a GOAWAY (default 72000, as Fastify; 0: none). Without http2, accepted and unused. */
   http2SessionTimeout?: number
   /** TLS options: serves HTTPS. */
   https?: SecureContextOptions & TlsOptions
   /** 'wire' (default) runs on hotpath's own HTTP/1.1 engine; 'node' on node:http. */
-  engine?: 'node' | 'wire'
+  engine?: 'node' | 'wire' | 'h2'
   /**
    * Overload protection: while the last sample is over a limit, new requests
    * answer 503 HP_ERR_SERVER_OVERLOADED with Retry-After. Every limit is off

@@ -72,7 +72,11 @@ export class Core {
     if (serverFactory !== undefined && serverFactory !== null && typeof serverFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'serverFactory', 'expected a function')
     // a server the application makes is a node:http server: the node engine runs on it
     if (typeof serverFactory === 'function' && options.engine !== undefined && options.engine !== 'node') throw createError('HP_ERR_INVALID_OPTION', 'serverFactory', "the server it makes is run by the node engine; leave out `engine` or set it to 'node'")
-    const engineName = typeof serverFactory === 'function' ? 'node' : options.engine ?? DEFAULT_ENGINE
+    const http2 = options.http2
+    if (http2 !== undefined && typeof http2 !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'http2', 'expected a boolean')
+    // http2: true runs the h2 engine (HTTP/2 on node:http2)
+    if (http2 === true && (typeof serverFactory === 'function' || (options.engine !== undefined && options.engine !== 'h2'))) throw createError('HP_ERR_INVALID_OPTION', 'http2', "HTTP/2 is served by the h2 engine; leave out `engine` and `serverFactory`, or set `engine` to 'h2'")
+    const engineName = typeof serverFactory === 'function' ? 'node' : http2 === true ? 'h2' : options.engine ?? DEFAULT_ENGINE
     if (!isEngineName(engineName)) throw createError('HP_ERR_UNKNOWN_ENGINE', String(engineName))
     if (options.genReqId !== undefined && typeof options.genReqId !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'genReqId', 'expected a function')
     this.bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit
@@ -116,7 +120,10 @@ export class Core {
     this.bodyMethods = new Set(['DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'])
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
-    const http = httpOptions(options.http)
+    // on HTTP/2 the `http` option is node:http2's server options, as Fastify hands it to http2.createServer
+    const http = engineName === 'h2' ? {} : httpOptions(options.http)
+    const sessionTimeout = options.http2SessionTimeout
+    if (sessionTimeout !== undefined && !(Number.isInteger(sessionTimeout) && sessionTimeout >= 0)) throw createError('HP_ERR_INVALID_OPTION', 'http2SessionTimeout', 'expected a non-negative integer')
     // errorFormat 'fastify': without a handler of the app's, Fastify's own
     // answers the requests the engine refuses (its fixed "Client Error" body)
     const clientErrorHandler = options.clientErrorHandler ?? (this.fastifyErrors ? fastifyClientErrorHandler : undefined)
@@ -141,10 +148,11 @@ export class Core {
       requireHostHeader: http.requireHostHeader ?? true,
       connectionsCheckingInterval: http.connectionsCheckingInterval,
       return503OnClosing: options.return503OnClosing ?? true,
-      clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket)
+      clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket),
+      ...(engineName === 'h2' ? { http2ServerOptions: options.http ?? undefined, http2SessionTimeout: sessionTimeout } : {})
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
-    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, ...limits } = this.engineOptions
+    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, http2ServerOptions: _http2ServerOptions, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,

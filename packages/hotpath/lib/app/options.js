@@ -11,7 +11,6 @@ import { createError } from '../errors.js'
  * @type {Record<string, [(v: any) => boolean, string]>}
  */
 const NOT_IMPLEMENTED = {
-  http2: [(v) => v === false, 'HTTP/2 is not implemented yet; hotpath serves HTTP/1.1 (with TLS through `https`)'],
   compile: [(v) => v === false, 'routes are looked up in an exact-path Map, then find-my-way']
 }
 

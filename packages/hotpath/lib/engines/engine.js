@@ -16,8 +16,9 @@
 // engine. The core writes nothing onto the engine's objects: what it needs
 // back (the reply, when a response ends) it gets as an argument.
 //
-// Three engines implement it: node (node:http, ./node/), wire (hotpath's own
-// HTTP/1.1 on node:net, ./wire/) and inject (in memory, ./inject/), and one
+// Four engines implement it: node (node:http, ./node/), wire (hotpath's own
+// HTTP/1.1 on node:net, ./wire/), h2 (HTTP/2 on node:http2, ./h2/) and
+// inject (in memory, ./inject/), and one
 // contract suite runs them all (test/engines/contract.test.js).
 //
 // This file holds types only; it is imported for JSDoc.
@@ -170,6 +171,9 @@
  *   that answered within CLOSE_IDLE_MS stays open that long, then closes;
  *   'idle': every idle one closes at once, as node:http's server.close() and
  *   Fastify do; true: every connection, busy or not, is destroyed at once
+ * @property {Record<string, any>} [http2ServerOptions] h2 without TLS: node:http2's createServer options (the
+ *   app's `http` option, as Fastify hands it on), `settings` among them
+ * @property {number} [http2SessionTimeout] h2: ms an idle HTTP/2 session is kept before its GOAWAY (0 = none)
  * @property {(err: Error, info?: object) => void} [onClientError] for logging only
  * @property {() => void} [onClosingRefusal] called when the engine answers 503 a request that arrived once
  *   close() had begun (return503OnClosing), for logging only

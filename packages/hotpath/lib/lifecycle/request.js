@@ -145,7 +145,8 @@ export class Request {
    * without Host, an empty Host, a headers schema that removed it).
    */
   get host () {
-    let host = this.headers.host
+    // HTTP/2 names it in :authority (RFC 9113 §8.3.1)
+    let host = this.headers.host ?? this.headers[':authority']
     if (this.route.app.trustProxy !== null) {
       const fwd = this.headers['x-forwarded-host']
       if (typeof fwd === 'string' && isTrustedPeer(this)) host = fwd.split(',')[0].trim()

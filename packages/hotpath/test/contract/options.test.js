@@ -11,7 +11,7 @@ import fastify from '../../lib/fastify.js'
 
 test('an option hotpath does not implement is refused, naming it and saying what hotpath does', () => {
   for (const [name, value] of /** @type {[string, any][]} */ ([
-    ['http2', true], ['http.insecureHTTPParser', { insecureHTTPParser: true }]
+    ['compile', true], ['http.insecureHTTPParser', { insecureHTTPParser: true }]
   ])) {
     for (const make of [hotpath, fastify]) {
       const option = name.startsWith('http.') ? { http: value } : { [name]: value }

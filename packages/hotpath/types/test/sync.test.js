@@ -51,11 +51,11 @@ test('the options in the types are the ones the runtime reads', () => {
     'querystringParser', 'replyFormat', 'requestIdHeader', 'requestIdLogLabel', 'requestTimeout', 'routerOptions', 'schemaController', 'schemaErrorFormatter', 'serializerOpts', 'trustProxy', 'useSemicolonDelimiter',
     'constraints', 'rewriteUrl', 'frameworkErrors', 'defaultRoute', 'onBadUrl', 'onMaxParamLength', 'buildPrettyMeta',
     'connectionTimeout', 'handlerTimeout', 'http', 'return503OnClosing', 'serverFactory', 'health', 'drain',
-    // Fastify's, accepted only with the value that is hotpath's behaviour (lib/app/options.js)
+    // Fastify's HTTP/2 options (the h2 engine)
     'http2', 'http2SessionTimeout'
   ].sort())
   // each of those, given another value, is refused by the runtime
-  for (const [name, value] of [['http2', true], ['http', { insecureHTTPParser: true }]]) {
+  for (const [name, value] of [['http', { insecureHTTPParser: true }]]) {
     assert.throws(() => runtime.default({ [name]: value }), { code: 'HP_ERR_UNSUPPORTED_OPTION' }, name)
   }
   // A wrong type for a numeric option is refused at once by the runtime too.

@@ -162,7 +162,7 @@ function hasObsText (headers) {
 function isNotAscii (v) { return NOT_ASCII.test(String(v)) }
 
 /** @param {import('../engine.js').OutgoingHeaders} headers */
-function checkHeaders (headers) {
+export function checkHeaders (headers) {
   for (const name in headers) {
     const v = headers[name]
     http.validateHeaderName(name)
@@ -176,7 +176,7 @@ function checkHeaders (headers) {
  * that fails before its first byte can still be answered by the error
  * handler; after that, an error destroys the socket.
  */
-class StreamWriter {
+export class StreamWriter {
   /**
    * @param {http.ServerResponse} res
    * @param {number} statusCode

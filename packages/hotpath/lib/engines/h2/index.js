@@ -1,0 +1,224 @@
+// The h2 engine: HTTP/2 on node:http2, through its compat API
+// (Http2ServerRequest / Http2ServerResponse, subclassed in ./request.js and
+// ./response.js as the RawRequest and ResponseHandle of ../engine.js).
+// Cleartext (h2c, prior knowledge) without `https`; with it, TLS with ALPN
+// "h2", and, when `https.allowHTTP1`, "http/1.1" on the same port served by
+// the wire engine rather than node's HTTP/1 fallback.
+import { loadModule } from '../../require.js'
+import { listenServer } from '../engine.js'
+import { isValidHost } from '../host.js'
+import { errorAnswer } from '../../reply/error-body.js'
+import { publishRejected } from '../../lifecycle/tracing.js'
+import { createWireEngine } from '../wire/index.js'
+import { defineH2Request } from './request.js'
+import { defineH2Response } from './response.js'
+
+/** @typedef {import('./request.js').H2Request} H2Request */
+/** @typedef {import('./response.js').H2Response} H2Response */
+
+/** @type {{ http2: typeof import('node:http2'), Request: any, Response: any } | null} */
+let loaded = null
+
+/** node:http2 and the classes, on the first h2 engine: it loads node:tls, which an HTTP/1.1 app never loads */
+function load () {
+  if (loaded === null) {
+    const http2 = /** @type {typeof import('node:http2')} */ (loadModule('node:http2'))
+    loaded = { http2, Request: defineH2Request(http2), Response: defineH2Response(http2) }
+  }
+  return loaded
+}
+
+/**
+ * Streams one session may have open at once. node:http2 sets no bound
+ * (2^32-1), so one connection could hold any number of handlers at work;
+ * 100 is the floor RFC 9113 §6.5.2 recommends a peer allow.
+ */
+export const DEFAULT_MAX_CONCURRENT_STREAMS = 100
+
+/** ms a session may stay idle: Fastify's http2SessionTimeout */
+export const DEFAULT_SESSION_TIMEOUT = 72_000
+
+/**
+ * Why the authority of a request is not acceptable, or null. HTTP/2 names
+ * it in :authority (RFC 9113 §8.3.1); a Host field, when also sent, must
+ * name the same.
+ * @param {Record<string, any>} headers
+ * @param {boolean} requireHost
+ * @returns {string | null}
+ */
+function invalidAuthority (headers, requireHost) {
+  const authority = headers[':authority']
+  const host = headers.host
+  if (authority !== undefined && host !== undefined && authority !== host) return 'Host header differs from :authority'
+  const value = authority ?? host
+  if (value === undefined || value === '') return requireHost ? 'Missing Host header' : null
+  return isValidHost(value) ? null : 'Invalid Host header'
+}
+
+/**
+ * The size of a header list as RFC 9113 §6.5.2 counts it (each field's
+ * name and value octets plus 32). node:http2 advertises
+ * SETTINGS_MAX_HEADER_LIST_SIZE but takes a longer list, so it is counted
+ * here.
+ * @param {string[]} raw  rawHeaders: name, value, name, value…
+ */
+function headerListSize (raw) {
+  let size = 0
+  for (let i = 0; i < raw.length; i += 2) size += raw[i].length + raw[i + 1].length + 32
+  return size
+}
+
+/**
+ * Answers a stream no handler may see with the JSON body of its code.
+ * @param {H2Response} res
+ * @param {{ status: number, code: string, body: string }} answer
+ */
+function refuse (res, answer) {
+  const req = res.req
+  publishRejected(answer.status, answer.code, req.method, req.url, req.socket?.remoteAddress)
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body) })
+  res.end(answer.body)
+}
+
+/** The highest stream id (RFC 9113 §5.1.1) */
+const LAST_STREAM_ID = 2 ** 31 - 1
+
+/** ms a shutdown waits for the PING's answer before it closes the session anyway */
+const ROUND_TRIP_MS = 1000
+
+/** sessions whose client has sent its own GOAWAY (it will open no stream) */
+const peerLeaving = new WeakSet()
+
+/**
+ * A graceful shutdown as RFC 9113 §6.8 describes it: a first GOAWAY with
+ * the highest stream id, so a request the client sent before it read the
+ * GOAWAY is still taken (and answered 503, or served under drain); after a
+ * round trip (a PING's answer, at most ROUND_TRIP_MS), the session closes
+ * with the real last id and ends once its streams are done. A client that
+ * has sent its own GOAWAY opens no stream: its session closes at once.
+ * @param {import('node:http2').ServerHttp2Session} session
+ */
+function shutDown (session) {
+  if (session.closed || session.destroyed) return
+  if (peerLeaving.has(session)) return session.close()
+  const close = () => {
+    clearTimeout(timer)
+    if (!session.closed && !session.destroyed) session.close()
+  }
+  const timer = setTimeout(close, ROUND_TRIP_MS)
+  timer.unref()
+  try {
+    session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
+    if (session.ping(close)) return
+  } catch {}
+  close()
+}
+
+/** @this {import('node:http2').Http2Session} */
+function closeIdleSession () {
+  this.close()
+}
+
+/**
+ * @param {import('../engine.js').EngineOptions} options
+ * @returns {import('../engine.js').Engine}
+ */
+export function createH2Engine (options) {
+  const { http2, Request: H2Request, Response: H2Response } = load()
+  const secure = options.https != null
+  /** @type {Record<string, any>} node:http2's server options the app gave: `https`, or `http` for h2c */
+  const given = (secure ? options.https : options.http2ServerOptions) ?? {}
+  const settings = {
+    maxConcurrentStreams: DEFAULT_MAX_CONCURRENT_STREAMS,
+    // the header-list bound (RFC 9113 §6.5.2) is the app's maxHeaderSize
+    maxHeaderListSize: options.maxHeaderSize,
+    ...given.settings
+  }
+  /** @type {any} the subclasses take node's constructor arguments, which @types/node leaves out */
+  const serverOptions = { ...given, settings, Http2ServerRequest: H2Request, Http2ServerResponse: H2Response }
+  const allowHTTP1 = secure && given.allowHTTP1 === true
+  /** @type {any} */
+  const server = secure ? http2.createSecureServer(serverOptions) : http2.createServer(serverOptions)
+  /**
+   * HTTP/1.1 on the TLS port (ALPN "http/1.1", or no ALPN): the wire
+   * engine serves it, on the TLS socket node's server accepted. node:http2
+   * listens for 'secureConnection' with its own connection listener; it
+   * stays the listener for "h2", and the others go to wire.
+   * @type {ReturnType<typeof createWireEngine> | null}
+   */
+  let wire = null
+  if (allowHTTP1) {
+    wire = createWireEngine({ ...options, https: undefined })
+    const h2Listener = /** @type {(socket: any) => void} */ (server.listeners('secureConnection')[0])
+    server.removeListener('secureConnection', h2Listener)
+    const w = wire
+    server.on('secureConnection', (/** @type {import('node:tls').TLSSocket} */ socket) => {
+      if (socket.alpnProtocol === 'h2') h2Listener.call(server, socket)
+      else w.accept(socket, true)
+    })
+  }
+  const sessionTimeout = options.http2SessionTimeout ?? DEFAULT_SESSION_TIMEOUT
+  /** @type {Set<import('node:http2').ServerHttp2Session>} */
+  const sessions = new Set()
+  const state = { closing: false, closeBusy: false }
+  server.on('session', (/** @type {import('node:http2').ServerHttp2Session} */ session) => {
+    sessions.add(session)
+    session.once('close', () => sessions.delete(session))
+    session.once('goaway', () => peerLeaving.add(session))
+    // an idle session is closed (GOAWAY), as Fastify's http2SessionTimeout does
+    if (sessionTimeout > 0) session.setTimeout(sessionTimeout, closeIdleSession)
+    if (state.closing) shutDown(session)
+  })
+  // a peer's protocol error ends its session; it must not end the process
+  server.on('sessionError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
+  if (secure) server.on('tlsClientError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
+  const requireHost = options.requireHostHeader ?? true
+  const maxHeaderListSize = settings.maxHeaderListSize ?? Infinity
+  const return503 = options.drain === true ? false : options.return503OnClosing ?? true
+
+  return {
+    server,
+    setHandler (handler) {
+      if (wire !== null) wire.setHandler(handler)
+      server.on('request', (/** @type {H2Request} */ req, /** @type {H2Response} */ res) => {
+        res.engineState = state
+        if (headerListSize(req.rawHeaders) > maxHeaderListSize) return refuse(res, errorAnswer('HP_ERR_HEADERS_TOO_LARGE'))
+        const invalid = invalidAuthority(req.headers, requireHost)
+        if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
+        if (state.closing && return503) {
+          refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+          if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
+          return
+        }
+        handler(/** @type {any} */ (req), /** @type {any} */ (res))
+      })
+    },
+    listen (opts) {
+      return listenServer(server, opts)
+    },
+    close () {
+      state.closing = true
+      return new Promise((resolve) => {
+        // Every session gets a GOAWAY now: its open streams finish, no new
+        // one starts, and it ends when the last is done, never waiting out
+        // the idle timeout. What is still open after closeGraceTimeout is
+        // destroyed.
+        const destroyAll = () => { for (const session of sessions) session.destroy() }
+        const grace = setTimeout(destroyAll, options.closeGraceTimeout ?? 10_000)
+        grace.unref()
+        const done = () => {
+          clearTimeout(grace)
+          resolve()
+        }
+        // wire closes its HTTP/1.1 connections (and destroys those still
+        // busy after the grace period); they are the TLS server's
+        // connections too, so server.close() below waits for them
+        if (wire !== null) wire.close()
+        if (options.forceCloseConnections === true) destroyAll()
+        else for (const session of sessions) shutDown(session)
+        if (server.listening) server.close(done)
+        else done()
+      })
+    }
+  }
+}

@@ -1,0 +1,251 @@
+// hotpath({ http2: true }) and hotpath/fastify's fastify({ http2: true }):
+// the h2 engine behind a whole app, read with node:http2's client (and curl
+// when it speaks HTTP/2), over cleartext and over TLS with ALPN.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import http2 from 'node:http2'
+import https from 'node:https'
+import { once } from 'node:events'
+import { execFileSync, execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import hotpath from '../../lib/index.js'
+import fastify from 'hotpath/fastify'
+
+/** A throwaway self-signed certificate, made with openssl when it exists. */
+function selfSigned () {
+  const dir = mkdtempSync(join(tmpdir(), 'hotpath-h2-'))
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' })
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
+  } catch {
+    return null
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const tls = selfSigned()
+
+let curlH2 = false
+try { curlH2 = /HTTP2/.test(execFileSync('curl', ['--version'], { encoding: 'utf8' })) } catch {}
+
+/**
+ * One request on a session; resolves with status, headers, body.
+ * @param {http2.ClientHttp2Session} session
+ * @param {Record<string, any>} headers
+ * @param {string} [body]
+ */
+async function ask (session, headers, body) {
+  const stream = session.request(headers, { endStream: body === undefined })
+  if (body !== undefined) stream.end(body)
+  /** @type {Buffer[]} */
+  const chunks = []
+  stream.on('data', (c) => chunks.push(c))
+  const [head] = await once(stream, 'response')
+  await once(stream, 'end')
+  return { status: Number(head[':status']), headers: head, body: Buffer.concat(chunks).toString() }
+}
+
+test('hotpath({ http2: true }) serves h2c: hostname from :authority, req.raw is node\'s Http2ServerRequest, bodies parsed', async () => {
+  const app = hotpath({ http2: true })
+  app.get('/', (req) => ({ hostname: req.hostname, version: req.raw.httpVersion, raw: req.raw instanceof http2.Http2ServerRequest }))
+  app.post('/echo', (req) => req.body)
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  try {
+    const r = await ask(session, { ':path': '/', ':authority': 'example.test:8080' })
+    assert.equal(r.status, 200)
+    assert.deepEqual(JSON.parse(r.body), { hostname: 'example.test', version: '2.0', raw: true })
+    const e = await ask(session, { ':path': '/echo', ':method': 'POST', 'content-type': 'application/json' }, '{"a":1}')
+    assert.deepEqual(JSON.parse(e.body), { a: 1 })
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
+
+test('connection-specific fields a handler or middleware sets are dropped on HTTP/2, never thrown', async () => {
+  const app = hotpath({ http2: true })
+  app.get('/reply', (_req, reply) => {
+    reply.header('Connection', 'keep-alive').header('Keep-Alive', 'timeout=5').header('Upgrade', 'h2c').header('Proxy-Connection', 'x').header('x-kept', '1')
+    return 'ok'
+  })
+  app.get('/raw', (_req, reply) => {
+    reply.raw.setHeader('Connection', 'close')
+    reply.raw.setHeader('Transfer-Encoding', 'chunked')
+    reply.raw.writeHead(200, { 'Keep-Alive': 'timeout=5', 'content-type': 'text/plain' })
+    reply.raw.end('raw ok')
+    reply.hijack()
+  })
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  try {
+    for (const path of ['/reply', '/raw']) {
+      const r = await ask(session, { ':path': path })
+      assert.equal(r.status, 200, path)
+      for (const name of ['connection', 'keep-alive', 'upgrade', 'proxy-connection', 'transfer-encoding']) assert.equal(r.headers[name], undefined, `${path} ${name}`)
+    }
+    assert.equal((await ask(session, { ':path': '/reply' })).headers['x-kept'], '1')
+    assert.equal((await ask(session, { ':path': '/raw' })).body, 'raw ok')
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
+
+test('hotpath/fastify: fastify({ http2: true }); close() with an idle session open resolves without waiting for the session timeout', async () => {
+  const app = fastify({ http2: true })
+  app.get('/', () => ({ hello: 'world' }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  session.on('error', () => {})
+  const r = await ask(session, { ':path': '/' })
+  assert.deepEqual(JSON.parse(r.body), { hello: 'world' })
+  const goaway = once(session, 'goaway')
+  const ended = once(session, 'close')
+  // the session stays open and idle; close() must not wait out its 72 s timeout
+  await app.close()
+  await goaway
+  await ended
+})
+
+test('an idle session is closed after http2SessionTimeout', async () => {
+  const app = hotpath({ http2: true, http2SessionTimeout: 100 })
+  app.get('/', () => 'ok')
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  session.on('error', () => {})
+  try {
+    assert.equal((await ask(session, { ':path': '/' })).body, 'ok')
+    await once(session, 'goaway')
+    await once(session, 'close')
+  } finally {
+    await app.close()
+  }
+})
+
+test('the session advertises 100 concurrent streams and the header-list bound by default; `http.settings` overrides', async () => {
+  for (const [options, streams] of /** @type {const} */ ([[{}, 100], [{ http: { settings: { maxConcurrentStreams: 7 } } }, 7]])) {
+    const app = hotpath({ http2: true, maxHeaderSize: 8192, ...options })
+    app.get('/', () => 'ok')
+    const base = await app.listen({ port: 0, host: '127.0.0.1' })
+    const session = http2.connect(base)
+    try {
+      const [settings] = await once(session, 'remoteSettings')
+      assert.equal(settings.maxConcurrentStreams, streams)
+      assert.equal(settings.maxHeaderListSize, 8192)
+    } finally {
+      session.close()
+      await app.close()
+    }
+  }
+})
+
+test('a header list past maxHeaderSize is refused, and the server goes on answering', async () => {
+  const app = hotpath({ http2: true, maxHeaderSize: 4096 })
+  app.get('/', () => 'ok')
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const big = http2.connect(base)
+    big.on('error', () => {})
+    const stream = big.request({ ':path': '/', 'x-big': 'a'.repeat(8000) })
+    stream.on('error', () => {})
+    const [head] = await once(stream, 'response')
+    assert.equal(head[':status'], 431)
+    big.destroy()
+    const session = http2.connect(base)
+    assert.equal((await ask(session, { ':path': '/' })).body, 'ok')
+    session.close()
+  } finally {
+    await app.close()
+  }
+})
+
+test('rapid reset: 1,000 streams opened and reset on one session; the server survives and answers', async () => {
+  const app = hotpath({ http2: true })
+  app.get('/', () => 'ok')
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const flood = http2.connect(base, { peerMaxConcurrentStreams: 2000 })
+    flood.on('error', () => {})
+    await once(flood, 'connect')
+    for (let i = 0; i < 1000 && !flood.destroyed && !flood.closed; i++) {
+      try {
+        const s = flood.request({ ':path': '/' })
+        s.on('error', () => {})
+        s.close(http2.constants.NGHTTP2_CANCEL)
+      } catch { break } // the server ended the session (GOAWAY): its mitigation
+    }
+    flood.destroy()
+    const session = http2.connect(base)
+    assert.equal((await ask(session, { ':path': '/' })).body, 'ok')
+    session.close()
+  } finally {
+    await app.close()
+  }
+})
+
+test('TLS: ALPN h2 is served by h2, http/1.1 on the same port by the wire engine (allowHTTP1)', { skip: tls === null ? 'openssl is not installed' : false }, async () => {
+  const app = hotpath({ http2: true, https: { ...tls, allowHTTP1: true } })
+  app.get('/', (req) => ({ version: req.raw.httpVersion, protocol: req.protocol, engineRequest: req.raw.constructor.name }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const session = http2.connect(base, { rejectUnauthorized: false })
+    const h2 = JSON.parse((await ask(session, { ':path': '/' })).body)
+    session.close()
+    assert.equal(h2.version, '2.0')
+    assert.equal(h2.protocol, 'https')
+    const h1 = await new Promise((resolve, reject) => {
+      https.get(`${base}/`, { rejectUnauthorized: false, agent: false }, (res) => {
+        let body = ''
+        res.on('data', (c) => { body += c })
+        res.on('end', () => resolve(JSON.parse(body)))
+      }).on('error', reject)
+    })
+    assert.equal(h1.version, '1.1')
+    assert.equal(h1.protocol, 'https')
+    assert.notEqual(h1.engineRequest, h2.engineRequest)
+  } finally {
+    await app.close()
+  }
+})
+
+test('curl --http2-prior-knowledge', { skip: curlH2 ? false : 'curl with HTTP/2 is not installed' }, async () => {
+  const app = hotpath({ http2: true })
+  app.get('/', () => ({ via: 'h2c' }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const out = await new Promise((resolve, reject) => {
+      execFile('curl', ['-s', '-i', '--http2-prior-knowledge', '--max-time', '10', `${base}/`], (err, stdout) => err ? reject(err) : resolve(stdout))
+    })
+    assert.match(out, /^HTTP\/2 200/)
+    assert.match(out, /\{"via":"h2c"\}$/)
+  } finally {
+    await app.close()
+  }
+})
+
+test('a large body the client cancels unread does not fill the session: its next stream is served', async () => {
+  const app = hotpath({ http2: true })
+  // past node:http2's maxSessionMemory (10 MB) if it were queued whole
+  const payload = Buffer.alloc(24 * 1024 * 1024, 97)
+  app.get('/large', (_req, reply) => { reply.header('content-type', 'application/octet-stream'); return payload })
+  app.get('/small', () => 'ok')
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  session.on('error', () => {})
+  try {
+    const large = session.request({ ':path': '/large' })
+    large.on('error', () => {})
+    await once(large, 'response')
+    large.pause()
+    large.close(http2.constants.NGHTTP2_CANCEL)
+    await once(large, 'close')
+    assert.equal((await ask(session, { ':path': '/small' })).body, 'ok')
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
