@@ -39,8 +39,10 @@ hotpath({ genReqId: () => 42 })
 hotpath({ requestIdHeader: 'x-request-id', requestIdLogLabel: 'requestId', disableRequestLogging: true, maxRequestsPerSocket: 100 })
 hotpath({ ignoreDuplicateSlashes: true, routerOptions: { ignoreTrailingSlash: true }, ajv: { customOptions: { allErrors: true }, plugins: [(ajv) => ajv] } })
 hotpath({ http2: false, pluginTimeout: 0, return503OnClosing: true, onProtoPoisoning: 'error' })
-// @ts-expect-error HTTP/2 is not implemented: refused at construction, and by the types
-hotpath({ http2: true })
+// HTTP/2 on the h2 engine
+hotpath({ http2: true, http2SessionTimeout: 30_000 })
+// @ts-expect-error http2 is a boolean
+hotpath({ http2: 'yes' })
 hotpath({ pluginTimeout: 10_000 })
 // @ts-expect-error pluginTimeout is a number of ms
 hotpath({ pluginTimeout: '10s' })
