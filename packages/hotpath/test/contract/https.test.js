@@ -1,25 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import https from 'node:https'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { selfSigned } from '../helpers/tls.js'
 import { eachMode, SOCKET_MODES } from '../helpers/engines.js'
 import hotpath from '../../lib/index.js'
-
-/** A throwaway self-signed certificate, made with openssl when it exists. */
-function selfSigned () {
-  const dir = mkdtempSync(join(tmpdir(), 'hotpath-tls-'))
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' })
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
-  } catch {
-    return null
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 const tls = selfSigned()
 

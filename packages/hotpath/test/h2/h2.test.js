@@ -7,24 +7,9 @@ import http2 from 'node:http2'
 import https from 'node:https'
 import { once } from 'node:events'
 import { execFileSync, execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { selfSigned } from '../helpers/tls.js'
 import hotpath from '../../lib/index.js'
 import fastify from 'hotpath/fastify'
-
-/** A throwaway self-signed certificate, made with openssl when it exists. */
-function selfSigned () {
-  const dir = mkdtempSync(join(tmpdir(), 'hotpath-h2-'))
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' })
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
-  } catch {
-    return null
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 const tls = selfSigned()
 
