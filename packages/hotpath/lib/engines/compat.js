@@ -335,10 +335,10 @@ export class CompatResponse extends Writable {
 
   getHeaders () { return Object.assign(Object.create(null), this.store, this.coreHeaders) }
 
-  getHeaderNames () { return Object.keys(this.store) }
+  getHeaderNames () { return Object.keys(this.getHeaders()) }
 
   /** @param {string} name */
-  hasHeader (name) { return this.store[String(name).toLowerCase()] !== undefined }
+  hasHeader (name) { return this.getHeader(name) !== undefined }
 
   /** @param {string} name */
   removeHeader (name) {

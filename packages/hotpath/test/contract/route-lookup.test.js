@@ -4,6 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import hotpath from '../../lib/index.js'
+import fastify from '../../lib/fastify.js'
 
 test('findRoute: the handler, params and query a request would get; null for another method or path', async () => {
   const app = hotpath()
@@ -107,4 +108,19 @@ test('printRoutes: hooks in Fastify\'s order (onTimeout first); a GET route\'s H
     ''
   ].join('\n'))
   assert.equal(app.printRoutes({ commonPrefix: false }), '└── /a (GET, HEAD)\n')
+})
+
+test('printRoutes: a hook written with done() is listed under its own name, not its adapter\'s', async () => {
+  for (const make of [hotpath, fastify]) {
+    const app = make({ exposeHeadRoutes: false })
+    // (req, reply, done) and, under hotpath/fastify, a function that declares no parameter get done()
+    app.addHook('onRequest', function withDone (_req, _reply, done) { done() })
+    app.addHook('preHandler', function noParams () { const done = arguments[2]; if (typeof done === 'function') done() })
+    app.get('/a', () => 'a')
+    await app.ready()
+    const listed = app.printRoutes({ commonPrefix: false, includeHooks: true })
+    assert.match(listed, /• \(onRequest\) \["withDone\(\)"\]/, listed)
+    assert.match(listed, /• \(preHandler\) \["noParams\(\)"\]/, listed)
+    assert.equal((await app.inject('/a')).body, 'a')
+  }
 })

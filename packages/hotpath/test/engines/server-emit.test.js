@@ -15,7 +15,7 @@ import hotpath from '../../lib/index.js'
 const original = http.Server.prototype.emit
 
 /**
- * @typedef {{ target: unknown, method: string, url: string, host: unknown, httpVersion: string, remoteAddress: unknown, events: string[], statusAtClose?: number, typeAtClose?: unknown }} Seen
+ * @typedef {{ target: unknown, method: string, url: string, host: unknown, httpVersion: string, remoteAddress: unknown, events: string[], statusAtClose?: number, typeAtClose?: unknown, namesAtClose?: string[], hasTypeAtClose?: boolean }} Seen
  */
 
 /** @type {Seen[]} */
@@ -40,6 +40,8 @@ function wrappedEmit (event, ...args) {
     entry.events.push('close')
     entry.statusAtClose = res.statusCode
     entry.typeAtClose = res.getHeader('content-type')
+    entry.namesAtClose = res.getHeaderNames()
+    entry.hasTypeAtClose = res.hasHeader('content-type')
     onClose?.()
   })
   return original.call(this, event, ...args)
@@ -122,6 +124,9 @@ describe('wire, with http.Server.prototype.emit wrapped', () => {
     }
     assert.deepEqual(seen.map((s) => s.statusAtClose), [200, 200, 200, 200, 200, 503, 404])
     assert.equal(seen[0].typeAtClose, 'application/json; charset=utf-8')
+    // the other header readers agree with getHeader()
+    assert.equal(seen[0].hasTypeAtClose, true)
+    assert.ok(seen[0].namesAtClose.includes('content-type'), String(seen[0].namesAtClose))
     assert.equal(seen[2].typeAtClose, 'text/plain')
     seen.length = 0
   })
