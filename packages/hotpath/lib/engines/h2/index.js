@@ -10,11 +10,11 @@ import { isValidHost } from '../host.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { createWireEngine } from '../wire/index.js'
-import { defineH2Request } from './request.js'
-import { defineH2Response } from './response.js'
+import { defineH2Request } from './compat-request.js'
+import { defineH2Response } from './compat-response.js'
+import { H2StreamRequest } from './request.js'
+import { H2StreamResponse } from './response.js'
 
-/** @typedef {import('./request.js').H2Request} H2Request */
-/** @typedef {import('./response.js').H2Response} H2Response */
 
 /** @type {{ http2: typeof import('node:http2'), Request: any, Response: any } | null} */
 let loaded = null
@@ -70,14 +70,45 @@ function headerListSize (raw) {
 
 /**
  * Answers a stream no handler may see with the JSON body of its code.
- * @param {H2Response} res
+ * @param {H2StreamResponse} res
  * @param {{ status: number, code: string, body: string }} answer
  */
 function refuse (res, answer) {
   const req = res.req
-  publishRejected(answer.status, answer.code, req.method, req.url, req.socket?.remoteAddress)
-  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body) })
-  res.end(answer.body)
+  publishRejected(answer.status, answer.code, req.method, req.url, req.socket.remoteAddress)
+  res.respond(answer.status, { 'content-type': 'application/json; charset=utf-8' }, answer.body)
+}
+
+/**
+ * What node:http2's compat layer does before its 'request' event, for the
+ * two requests it does not hand on (its onServerStream): CONNECT goes to
+ * the server's 'connect' listeners or gets 405; an Expect other than
+ * 100-continue goes to 'checkExpectation' or gets 417; 100-continue goes
+ * to 'checkContinue', else gets its interim 100 and is served. Returns
+ * true when the request was handed elsewhere or answered.
+ * @param {any} server
+ * @param {H2StreamRequest} req
+ * @param {H2StreamResponse} res
+ */
+function handledLikeCompat (server, req, res) {
+  if (req.method === 'CONNECT') {
+    if (server.listenerCount('connect') > 0) server.emit('connect', req.compatRequest(), res.compatResponse())
+    else res.respond(405, {}, null)
+    return true
+  }
+  const expect = req.headers.expect
+  if (expect === undefined) return false
+  if (expect === '100-continue') {
+    if (server.listenerCount('checkContinue') > 0) {
+      server.emit('checkContinue', req.compatRequest(), res.compatResponse())
+      return true
+    }
+    req.stream.additionalHeaders({ ':status': 100 })
+    return false
+  }
+  if (server.listenerCount('checkExpectation') > 0) server.emit('checkExpectation', req.compatRequest(), res.compatResponse())
+  else res.respond(417, {}, null)
+  return true
 }
 
 /** The highest stream id (RFC 9113 §5.1.1) */
@@ -176,19 +207,29 @@ export function createH2Engine (options) {
   const maxHeaderListSize = settings.maxHeaderListSize ?? Infinity
   const return503 = options.drain === true ? false : options.return503OnClosing ?? true
 
+  /** @type {import('./request.js').H2Kit} */
+  const kit = { Request: H2Request, Response: H2Response, state }
+
   return {
     server,
     setHandler (handler) {
       if (wire !== null) wire.setHandler(handler)
-      server.on('request', (/** @type {H2Request} */ req, /** @type {H2Response} */ res) => {
+      // The stream itself, not node's 'request' event: no compat object is
+      // built unless something asks for one (./request.js)
+      server.on('stream', (/** @type {import('node:http2').ServerHttp2Stream} */ stream, /** @type {import('node:http2').IncomingHttpHeaders} */ headers, /** @type {number} */ _flags, /** @type {string[]} */ rawHeaders) => {
+        const req = new H2StreamRequest(stream, headers, rawHeaders, kit)
+        const res = new H2StreamResponse(stream, req)
         res.engineState = state
-        if (headerListSize(req.rawHeaders) > maxHeaderListSize) return refuse(res, errorAnswer('HP_ERR_HEADERS_TOO_LARGE'))
-        const invalid = invalidAuthority(req.headers, requireHost)
+        if (headerListSize(rawHeaders) > maxHeaderListSize) return refuse(res, errorAnswer('HP_ERR_HEADERS_TOO_LARGE'))
+        const invalid = invalidAuthority(headers, requireHost)
         if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
         if (state.closing && return503) {
           refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
           if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
           return
+        }
+        if (headers.expect !== undefined || req.method === 'CONNECT') {
+          if (handledLikeCompat(server, req, res)) return
         }
         handler(/** @type {any} */ (req), /** @type {any} */ (res))
       })

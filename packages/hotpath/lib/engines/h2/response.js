@@ -1,218 +1,132 @@
-// The h2 engine's ResponseHandle (../engine.js): node:http2's compat
-// Http2ServerResponse, subclassed (the server's Http2ServerResponse option)
-// with the members the core answers through. It stays node's object, for
-// `reply.raw` and middleware.
+// The h2 engine's ResponseHandle (../engine.js): answers on the stream
+// itself (stream.respond, then one end with the body), with no compat
+// object (see ./request.js). Once `reply.raw` or middleware has asked for
+// node:http2's Http2ServerResponse (compat()), everything after goes
+// through it, so the headers they set are merged as node's writeHead
+// merges them; a streamed body always goes through it (its writer is the
+// node engine's, which speaks node's response API).
 import { abortError } from '../node/request.js'
-import { StreamWriter, checkHeaders } from '../node/response.js'
-import { installExpressResponse } from '../express-helpers.js'
-import { endSource } from '../source.js'
+import { checkHeaders } from '../node/response.js'
+import { dropConnectionFields, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
 
-/**
- * Fields that belong to an HTTP/1.1 connection (RFC 9113 §8.2.2): an
- * HTTP/2 message must not carry them, and node:http2 throws
- * (ERR_HTTP2_INVALID_CONNECTION_HEADERS) where a plugin or handler that
- * works on HTTP/1.1 sets one. They are dropped instead: HTTP/2 frames and
- * ends its streams itself.
- */
-const CONNECTION_FIELDS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'])
+/** The stream's answer, for its 'close' listener (a module-level function: nothing is bound per request). */
+const kResponse = Symbol('hotpath.h2.response')
 
-/**
- * @param {string} name
- * @param {unknown} value
- */
-function isConnectionField (name, value) {
-  const lower = name.toLowerCase()
-  // TE is allowed with "trailers" alone (RFC 9113 §8.2.2)
-  if (lower === 'te') return String(value).trim().toLowerCase() !== 'trailers'
-  return CONNECTION_FIELDS.has(lower)
-}
+/** stream.respond's options for a head with no body (node reads them only) */
+const END_STREAM = Object.freeze({ endStream: true })
 
-/**
- * Removes the connection fields from headers the core built for one response.
- * @param {Record<string, any>} headers
- * @returns {boolean} Connection: close was asked (the stream ends early, not the session)
- */
-function dropConnectionFields (headers) {
-  const close = headers.connection === 'close'
-  for (const name in headers) if (isConnectionField(name, headers[name])) delete headers[name]
-  return close
-}
-
-/** RFC 9113 §7 */
-const NGHTTP2_NO_ERROR = 0
-
-/**
- * The class, made on the first h2 engine (node:http2 loads node:tls).
- * @param {typeof import('node:http2')} http2
- */
-export function defineH2Response (http2) {
-  class H2Response extends http2.Http2ServerResponse {
-    /**
-     * @param {import('node:http2').ServerHttp2Stream} stream
-     * @param {any} headers
-     * @param {any} options
-     */
-    constructor (stream, headers, options) {
-      // @types/node declares no constructor parameters; node passes these
-      // @ts-expect-error
-      super(stream, headers, options)
-      /** @type {{ closing: boolean, closeBusy: boolean } | null} the engine's state, set when the request is handed over */
-      this.engineState = null
-      /** @type {((arg: any, error: Error | null) => void) | null} */
-      this.endListener = null
-      /** @type {any} */
-      this.endArg = null
-      /** connect middleware has the object */
-      this.compatUsed = false
-    }
-
-    /**
-     * @param {string} name
-     * @param {any} value
-     */
-    setHeader (name, value) {
-      if (typeof name === 'string' && isConnectionField(name, value)) return this
-      return super.setHeader(name, value)
-    }
-
-    /**
-     * @param {string} name
-     * @param {any} value
-     */
-    appendHeader (name, value) {
-      if (typeof name === 'string' && isConnectionField(name, value)) return this
-      return super.appendHeader(name, value)
-    }
-
-    /**
-     * @param {number} statusCode
-     * @param {any} [reason]
-     * @param {any} [headers]
-     */
-    writeHead (statusCode, reason, headers) {
-      const fields = typeof reason === 'string' ? headers : reason
-      if (fields !== null && typeof fields === 'object') {
-        if (Array.isArray(fields)) {
-          // [name, value, name, value…] or [[name, value]…], as node:http takes them
-          const flat = Array.isArray(fields[0])
-          const kept = fields.filter((/** @type {any} */ item, /** @type {number} */ i) => flat
-            ? !isConnectionField(item[0], item[1])
-            : (i % 2 === 0 ? !isConnectionField(item, fields[i + 1]) : !isConnectionField(fields[i - 1], item)))
-          if (typeof reason === 'string') headers = kept
-          else reason = kept
-        } else {
-          dropConnectionFields(fields)
-        }
-      }
-      return super.writeHead(statusCode, reason, headers)
-    }
-
-    /**
-     * @param {number} statusCode
-     * @param {import('../engine.js').OutgoingHeaders} headers
-     * @param {string | Buffer | null} body
-     */
-    respond (statusCode, headers, body) {
-      const close = dropConnectionFields(headers)
-      const method = this.req.method
-      if (method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-        if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-        if (statusCode === 204) delete headers['content-length']
-        body = null
-      } else if (body !== null && headers['content-length'] === undefined) {
-        headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-      }
-      // node:http2 checks names and values in writeHead, and throws with
-      // nothing sent (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN, as node:http)
-      checkHeaders(headers)
-      this.writeHead(statusCode, headers)
-      if (close && !this.req.complete) this.once('finish', endStream)
-      if (body === null) this.end()
-      else if (body.length > WRITE_SLICE) writeInSlices(this, typeof body === 'string' ? Buffer.from(body) : body, 0)
-      else this.end(body)
-    }
-
-    /**
-     * @param {number} statusCode
-     * @param {import('../engine.js').OutgoingHeaders} headers
-     * @param {import('node:stream').Readable} stream
-     * @param {(err: Error | null) => void} done
-     * @param {import('../engine.js').TrailerSource | null} [trailers]
-     */
-    respondStream (statusCode, headers, stream, done, trailers = null) {
-      const close = dropConnectionFields(headers)
-      checkHeaders(headers)
-      if (close && !this.req.complete) this.once('finish', endStream)
-      if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-        endSource(stream)
-        delete headers.trailer
-        this.writeHead(statusCode, headers)
-        this.end()
-        done(null)
-        return
-      }
-      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, done, trailers)
-    }
-
-    /**
-     * @template T
-     * @param {(arg: T, error: Error | null) => void} listener
-     * @param {T} arg
-     */
-    onEnd (listener, arg) {
-      if (this.stream.closed || this.stream.destroyed) {
-        listener(arg, handedOver(this) ? null : abortError())
-        return
-      }
-      this.endListener = listener
-      this.endArg = arg
-      this.on('close', onResClose)
-    }
-
-    /**
-     * The Http2ServerResponse itself, for reply.raw and connect middleware.
-     * @param {import('../compat.js').Owner} owner
-     */
-    compat (owner) {
-      this.compatUsed = true
-      const req = /** @type {any} */ (this.req)
-      req._hotpath = owner
-      return this
-    }
+export class H2StreamResponse {
+  /**
+   * @param {import('node:http2').ServerHttp2Stream} stream
+   * @param {import('./request.js').H2StreamRequest} req
+   */
+  constructor (stream, req) {
+    this.stream = stream
+    this.req = req
+    /** @type {{ closing: boolean, closeBusy: boolean } | null} the engine's state, set when the request is handed over */
+    this.engineState = null
+    /** @type {((arg: any, error: Error | null) => void) | null} */
+    this.endListener = null
+    /** @type {any} */
+    this.endArg = null
+    /** @type {import('./compat-response.js').H2Response | null} */
+    this.compatRes = null
+    /** the status this response went out with, 0 before */
+    this.sentStatus = 0
+    /** the whole answer was handed to the stream */
+    this.ended = false
   }
 
-  installExpressResponse(H2Response.prototype)
-  return H2Response
-}
+  get headersSent () {
+    return this.stream.headersSent
+  }
 
-/** @typedef {InstanceType<ReturnType<typeof defineH2Response>>} H2Response */
+  /**
+   * @param {number} statusCode
+   * @param {import('../engine.js').OutgoingHeaders} headers
+   * @param {string | Buffer | null} body
+   */
+  respond (statusCode, headers, body) {
+    if (this.compatRes !== null) return this.compatRes.respond(statusCode, headers, body)
+    const stream = this.stream
+    const close = dropConnectionFields(headers)
+    if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+      if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+      if (statusCode === 204) delete headers['content-length']
+      body = null
+    } else if (body !== null && headers['content-length'] === undefined) {
+      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+    }
+    // node:http2 checks names and values too, but throws its own codes;
+    // these are node:http's (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN), with nothing sent
+    checkHeaders(headers)
+    // a stream the client reset, or whose session went, takes nothing (as the compat response)
+    if (stream.destroyed || stream.closed) return
+    const fields = /** @type {any} */ (headers)
+    fields[':status'] = statusCode
+    const empty = body === null || body.length === 0
+    stream.respond(fields, empty ? END_STREAM : undefined)
+    this.sentStatus = statusCode
+    this.ended = true
+    if (close && !this.req.complete) stream.once('finish', endStream)
+    if (body === null || empty) return
+    if (body.length > WRITE_SLICE) writeInSlices(stream, stream, typeof body === 'string' ? Buffer.from(body) : body, 0)
+    else stream.end(body)
+  }
 
-/**
- * Bytes handed to node:http2 at a time for a large body. One write of a
- * whole body stays queued in the session's memory until the client reads
- * it, reset or not, and a session past maxSessionMemory (10 MB by default)
- * refuses its next streams (ENHANCE_YOUR_CALM): a client that cancels a
- * large download would lose its connection. Written in slices, with
- * backpressure, a reset stream leaves at most one slice behind.
- */
-const WRITE_SLICE = 64 * 1024
+  /**
+   * @param {number} statusCode
+   * @param {import('../engine.js').OutgoingHeaders} headers
+   * @param {import('node:stream').Readable} stream
+   * @param {(err: Error | null) => void} done
+   * @param {import('../engine.js').TrailerSource | null} [trailers]
+   */
+  respondStream (statusCode, headers, stream, done, trailers = null) {
+    this.sentStatus = statusCode
+    this.compatResponse().respondStream(statusCode, headers, stream, done, trailers)
+  }
 
-/**
- * @param {H2Response} res
- * @param {Buffer} body
- * @param {number} offset
- */
-function writeInSlices (res, body, offset) {
-  while (offset < body.length) {
-    if (res.stream.destroyed || res.stream.closed) return
-    const end = Math.min(offset + WRITE_SLICE, body.length)
-    if (end === body.length) return void res.end(body.subarray(offset))
-    const more = res.write(body.subarray(offset, end))
-    offset = end
-    if (!more) {
-      res.once('drain', () => writeInSlices(res, body, offset))
+  /**
+   * @template T
+   * @param {(arg: T, error: Error | null) => void} listener
+   * @param {T} arg
+   */
+  onEnd (listener, arg) {
+    const stream = this.stream
+    if (stream.closed || stream.destroyed) {
+      listener(arg, handedOver(this) ? null : abortError())
       return
     }
+    this.endListener = listener
+    this.endArg = arg
+    const owned = /** @type {any} */ (stream)
+    owned[kResponse] = this
+    stream.once('close', onStreamClose)
+  }
+
+  /**
+   * node:http2's Http2ServerResponse, for reply.raw and connect middleware.
+   * @param {import('../compat.js').Owner} owner
+   */
+  compat (owner) {
+    return this.compatResponse().compat(owner)
+  }
+
+  /** @returns {import('./compat-response.js').H2Response} */
+  compatResponse () {
+    if (this.compatRes === null) {
+      this.req.compatRequest()
+      const res = new this.req.kit.Response(this.stream)
+      res.engineState = this.engineState
+      // asked after the answer went out on the stream (an onResponse hook
+      // reading reply.raw): it shows that answer
+      if (this.sentStatus !== 0) {
+        res.statusCode = this.sentStatus
+        res.endedOnStream = this.ended
+      }
+      this.compatRes = res
+    }
+    return /** @type {import('./compat-response.js').H2Response} */ (this.compatRes)
   }
 }
 
@@ -221,35 +135,34 @@ function writeInSlices (res, body, offset) {
  * (a 413): the answer is out, and the stream is reset with NO_ERROR, which
  * tells the client to stop sending (RFC 9113 §8.1), while the session and
  * its other streams go on.
- * @this {H2Response}
+ * @this {import('node:http2').ServerHttp2Stream}
  */
 function endStream () {
-  if (!this.stream.closed && !this.stream.destroyed) this.stream.close(NGHTTP2_NO_ERROR)
+  if (!this.closed && !this.destroyed) this.close(NGHTTP2_NO_ERROR)
 }
 
 /**
- * 'close' fires once: after 'finish', or alone when the stream was reset
- * or the session went away first.
- * @this {H2Response}
+ * A stream's 'close' fires once, after its last frame or its reset.
+ * @this {any}
  */
-function onResClose () {
-  const listener = this.endListener
+function onStreamClose () {
+  const res = /** @type {H2StreamResponse} */ (this[kResponse])
+  const listener = res.endListener
   if (listener === null) return
-  const arg = this.endArg
-  this.endListener = null
-  this.endArg = null
-  listener(arg, handedOver(this) ? null : abortError())
+  const arg = res.endArg
+  res.endListener = null
+  res.endArg = null
+  listener(arg, handedOver(res) ? null : abortError())
 }
 
 /**
- * The response ended before its stream closed, and the stream closed
- * without an error code: the compat response emits 'finish' and 'close'
- * on a stream the client reset (RST_STREAM CANCEL) or whose session went
- * away too, so its own writableFinished does not tell.
- * @param {H2Response} res
+ * The whole answer went to the stream, and the stream closed without an
+ * error code (a client's RST_STREAM CANCEL, or the session going away,
+ * leaves one).
+ * @param {H2StreamResponse} res
  */
 function handedOver (res) {
   const stream = res.stream
-  return !stream.aborted && (stream.rstCode ?? NGHTTP2_NO_ERROR) === NGHTTP2_NO_ERROR && res.writableEnded
+  if (stream.aborted || (stream.rstCode ?? NGHTTP2_NO_ERROR) !== NGHTTP2_NO_ERROR) return false
+  return res.compatRes !== null ? res.compatRes.writableEnded : res.ended
 }
-

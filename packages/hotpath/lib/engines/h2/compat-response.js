@@ -1,0 +1,267 @@
+// The h2 engine's ResponseHandle (../engine.js): node:http2's compat
+// Http2ServerResponse, subclassed (the server's Http2ServerResponse option)
+// with the members the core answers through. It stays node's object, for
+// `reply.raw` and middleware.
+import { abortError } from '../node/request.js'
+import { StreamWriter, checkHeaders } from '../node/response.js'
+import { installExpressResponse } from '../express-helpers.js'
+import { endSource } from '../source.js'
+
+/**
+ * Fields that belong to an HTTP/1.1 connection (RFC 9113 §8.2.2): an
+ * HTTP/2 message must not carry them, and node:http2 throws
+ * (ERR_HTTP2_INVALID_CONNECTION_HEADERS) where a plugin or handler that
+ * works on HTTP/1.1 sets one. They are dropped instead: HTTP/2 frames and
+ * ends its streams itself.
+ */
+const CONNECTION_FIELDS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'])
+
+/**
+ * @param {string} name
+ * @param {unknown} value
+ */
+function isConnectionField (name, value) {
+  const lower = name.toLowerCase()
+  // TE is allowed with "trailers" alone (RFC 9113 §8.2.2)
+  if (lower === 'te') return String(value).trim().toLowerCase() !== 'trailers'
+  return CONNECTION_FIELDS.has(lower)
+}
+
+/**
+ * Removes the connection fields from headers the core built for one response.
+ * @param {Record<string, any>} headers
+ * @returns {boolean} Connection: close was asked (the stream ends early, not the session)
+ */
+export function dropConnectionFields (headers) {
+  const close = headers.connection === 'close'
+  for (const name in headers) if (isConnectionField(name, headers[name])) delete headers[name]
+  return close
+}
+
+/** RFC 9113 §7 */
+export const NGHTTP2_NO_ERROR = 0
+
+/**
+ * The class, made on the first h2 engine (node:http2 loads node:tls).
+ * @param {typeof import('node:http2')} http2
+ */
+export function defineH2Response (http2) {
+  class H2Response extends http2.Http2ServerResponse {
+    /**
+     * @param {import('node:http2').ServerHttp2Stream} stream
+     * @param {any} headers
+     * @param {any} options
+     */
+    constructor (stream, headers, options) {
+      // @types/node declares no constructor parameters; node passes these
+      // @ts-expect-error
+      super(stream, headers, options)
+      /** @type {{ closing: boolean, closeBusy: boolean } | null} the engine's state, set when the request is handed over */
+      this.engineState = null
+      /** @type {((arg: any, error: Error | null) => void) | null} */
+      this.endListener = null
+      /** @type {any} */
+      this.endArg = null
+      /** connect middleware has the object */
+      this.compatUsed = false
+      /** built after the engine answered on the stream itself (./response.js): that answer was whole */
+      this.endedOnStream = false
+    }
+
+    /**
+     * @param {string} name
+     * @param {any} value
+     */
+    setHeader (name, value) {
+      if (typeof name === 'string' && isConnectionField(name, value)) return this
+      return super.setHeader(name, value)
+    }
+
+    /**
+     * @param {string} name
+     * @param {any} value
+     */
+    appendHeader (name, value) {
+      if (typeof name === 'string' && isConnectionField(name, value)) return this
+      return super.appendHeader(name, value)
+    }
+
+    /**
+     * @param {number} statusCode
+     * @param {any} [reason]
+     * @param {any} [headers]
+     */
+    writeHead (statusCode, reason, headers) {
+      const fields = typeof reason === 'string' ? headers : reason
+      if (fields !== null && typeof fields === 'object') {
+        if (Array.isArray(fields)) {
+          // [name, value, name, value…] or [[name, value]…], as node:http takes them
+          const flat = Array.isArray(fields[0])
+          const kept = fields.filter((/** @type {any} */ item, /** @type {number} */ i) => flat
+            ? !isConnectionField(item[0], item[1])
+            : (i % 2 === 0 ? !isConnectionField(item, fields[i + 1]) : !isConnectionField(fields[i - 1], item)))
+          if (typeof reason === 'string') headers = kept
+          else reason = kept
+        } else {
+          dropConnectionFields(fields)
+        }
+      }
+      return super.writeHead(statusCode, reason, headers)
+    }
+
+    /**
+     * @param {number} statusCode
+     * @param {import('../engine.js').OutgoingHeaders} headers
+     * @param {string | Buffer | null} body
+     */
+    respond (statusCode, headers, body) {
+      const close = dropConnectionFields(headers)
+      const method = this.req.method
+      if (method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+        if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+        if (statusCode === 204) delete headers['content-length']
+        body = null
+      } else if (body !== null && headers['content-length'] === undefined) {
+        headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+      }
+      // node:http2 checks names and values in writeHead, and throws with
+      // nothing sent (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN, as node:http)
+      checkHeaders(headers)
+      this.writeHead(statusCode, headers)
+      if (close && !this.req.complete) this.once('finish', endStream)
+      if (body === null) this.end()
+      else if (body.length > WRITE_SLICE) writeInSlices(this, this.stream, typeof body === 'string' ? Buffer.from(body) : body, 0)
+      else this.end(body)
+    }
+
+    /**
+     * @param {number} statusCode
+     * @param {import('../engine.js').OutgoingHeaders} headers
+     * @param {import('node:stream').Readable} stream
+     * @param {(err: Error | null) => void} done
+     * @param {import('../engine.js').TrailerSource | null} [trailers]
+     */
+    respondStream (statusCode, headers, stream, done, trailers = null) {
+      const close = dropConnectionFields(headers)
+      checkHeaders(headers)
+      if (close && !this.req.complete) this.once('finish', endStream)
+      if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+        endSource(stream)
+        delete headers.trailer
+        this.writeHead(statusCode, headers)
+        this.end()
+        done(null)
+        return
+      }
+      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, done, trailers)
+    }
+
+    /**
+     * @template T
+     * @param {(arg: T, error: Error | null) => void} listener
+     * @param {T} arg
+     */
+    onEnd (listener, arg) {
+      if (this.stream.closed || this.stream.destroyed) {
+        listener(arg, handedOver(this) ? null : abortError())
+        return
+      }
+      this.endListener = listener
+      this.endArg = arg
+      this.on('close', onResClose)
+    }
+
+    /**
+     * The Http2ServerResponse itself, for reply.raw and connect middleware.
+     * @param {import('../compat.js').Owner} owner
+     */
+    compat (owner) {
+      this.compatUsed = true
+      const req = /** @type {any} */ (this.req)
+      req._hotpath = owner
+      return this
+    }
+  }
+
+  // built after the answer went out on the stream, it reads as ended
+  for (const name of ['writableEnded', 'finished']) {
+    const own = /** @type {() => boolean} */ (Object.getOwnPropertyDescriptor(http2.Http2ServerResponse.prototype, name)?.get)
+    Object.defineProperty(H2Response.prototype, name, {
+      configurable: true,
+      get () { return this.endedOnStream || own.call(this) }
+    })
+  }
+  installExpressResponse(H2Response.prototype)
+  return H2Response
+}
+
+/** @typedef {InstanceType<ReturnType<typeof defineH2Response>>} H2Response */
+
+/**
+ * Bytes handed to node:http2 at a time for a large body. One write of a
+ * whole body stays queued in the session's memory until the client reads
+ * it, reset or not, and a session past maxSessionMemory (10 MB by default)
+ * refuses its next streams (ENHANCE_YOUR_CALM): a client that cancels a
+ * large download would lose its connection. Written in slices, with
+ * backpressure, a reset stream leaves at most one slice behind.
+ */
+export const WRITE_SLICE = 64 * 1024
+
+/**
+ * @param {{ write: (chunk: Buffer) => boolean, end: (chunk: Buffer) => any, once: (event: 'drain', listener: () => void) => any }} out
+ *   the compat response, or the stream itself
+ * @param {import('node:http2').ServerHttp2Stream} stream
+ * @param {Buffer} body
+ * @param {number} offset
+ */
+export function writeInSlices (out, stream, body, offset) {
+  while (offset < body.length) {
+    if (stream.destroyed || stream.closed) return
+    const end = Math.min(offset + WRITE_SLICE, body.length)
+    if (end === body.length) return void out.end(body.subarray(offset))
+    const more = out.write(body.subarray(offset, end))
+    offset = end
+    if (!more) {
+      out.once('drain', () => writeInSlices(out, stream, body, offset))
+      return
+    }
+  }
+}
+
+/**
+ * The core asked for Connection: close with the request's body unread
+ * (a 413): the answer is out, and the stream is reset with NO_ERROR, which
+ * tells the client to stop sending (RFC 9113 §8.1), while the session and
+ * its other streams go on.
+ * @this {H2Response}
+ */
+function endStream () {
+  if (!this.stream.closed && !this.stream.destroyed) this.stream.close(NGHTTP2_NO_ERROR)
+}
+
+/**
+ * 'close' fires once: after 'finish', or alone when the stream was reset
+ * or the session went away first.
+ * @this {H2Response}
+ */
+function onResClose () {
+  const listener = this.endListener
+  if (listener === null) return
+  const arg = this.endArg
+  this.endListener = null
+  this.endArg = null
+  listener(arg, handedOver(this) ? null : abortError())
+}
+
+/**
+ * The response ended before its stream closed, and the stream closed
+ * without an error code: the compat response emits 'finish' and 'close'
+ * on a stream the client reset (RST_STREAM CANCEL) or whose session went
+ * away too, so its own writableFinished does not tell.
+ * @param {H2Response} res
+ */
+function handedOver (res) {
+  const stream = res.stream
+  return !stream.aborted && (stream.rstCode ?? NGHTTP2_NO_ERROR) === NGHTTP2_NO_ERROR && res.writableEnded
+}
+
