@@ -28,8 +28,10 @@ async function ask (session, headers, body) {
   /** @type {Buffer[]} */
   const chunks = []
   stream.on('data', (c) => chunks.push(c))
+  // a head that ends the stream (no body) emits 'end' in the same turn as 'response'
+  const ended = once(stream, 'end')
   const [head] = await once(stream, 'response')
-  await once(stream, 'end')
+  await ended
   return { status: Number(head[':status']), headers: head, body: Buffer.concat(chunks).toString() }
 }
 
@@ -229,6 +231,94 @@ test('a large body the client cancels unread does not fill the session: its next
     large.close(http2.constants.NGHTTP2_CANCEL)
     await once(large, 'close')
     assert.equal((await ask(session, { ':path': '/small' })).body, 'ok')
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
+
+test('node\'s compat objects are built only when asked for, and show what was answered on the stream before they were', async () => {
+  const app = hotpath({ http2: true, rewriteUrl: (req) => req.url === '/old' ? '/new' : /** @type {string} */ (req.url) })
+  /** @type {Record<string, unknown>} */
+  const seen = {}
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.url !== '/late') return
+    // asked for after the answer went out on the stream itself
+    seen.status = reply.raw.statusCode
+    seen.ended = reply.raw.writableEnded
+    seen.headersSent = reply.raw.headersSent
+  })
+  app.get('/late', (_req, reply) => reply.code(201).send('late'))
+  app.get('/new', (req) => ({ url: req.raw.url, originalUrl: /** @type {any} */ (req.raw).originalUrl }))
+  app.get('/early', (_req, reply) => {
+    // set through the compat response before the core answers: merged into its head
+    reply.raw.setHeader('x-raw', 'yes')
+    return 'early'
+  })
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  try {
+    const late = await ask(session, { ':path': '/late' })
+    assert.equal(late.status, 201)
+    assert.equal(late.body, 'late')
+    const rewritten = await ask(session, { ':path': '/old' })
+    assert.deepEqual(JSON.parse(rewritten.body), { url: '/new', originalUrl: '/old' })
+    const early = await ask(session, { ':path': '/early' })
+    assert.equal(early.headers['x-raw'], 'yes')
+    assert.equal(early.body, 'early')
+  } finally {
+    session.close()
+    await app.close()
+  }
+  assert.deepEqual(seen, { status: 201, ended: true, headersSent: true })
+})
+
+test('Expect: 100-continue gets its interim 100 and is served; another Expect gets 417; CONNECT without a listener gets 405', async () => {
+  const app = hotpath({ http2: true })
+  app.post('/up', (req) => ({ got: req.body }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  try {
+    const stream = session.request({ ':method': 'POST', ':path': '/up', 'content-type': 'application/json', expect: '100-continue' })
+    let interim = 0
+    stream.on('continue', () => {
+      interim++
+      stream.end('{"n":1}')
+    })
+    /** @type {Buffer[]} */
+    const chunks = []
+    stream.on('data', (c) => chunks.push(c))
+    const ended = once(stream, 'end')
+    const [head] = await once(stream, 'response')
+    await ended
+    assert.equal(interim, 1)
+    assert.equal(head[':status'], 200)
+    assert.deepEqual(JSON.parse(Buffer.concat(chunks).toString()), { got: { n: 1 } })
+    assert.equal((await ask(session, { ':path': '/up', ':method': 'POST', expect: 'something-else' }, '{}')).status, 417)
+    assert.equal((await ask(session, { ':method': 'CONNECT', ':authority': 'example.test:443' })).status, 405)
+    assert.equal((await ask(session, { ':path': '/nothing' })).status, 404)
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
+
+test('a body not received within requestTimeout is answered 408 and its stream ends; the session goes on', async () => {
+  const app = hotpath({ http2: true, requestTimeout: 200 })
+  app.post('/', (req) => ({ got: req.body }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(base)
+  try {
+    const stream = session.request({ ':method': 'POST', ':path': '/', 'content-type': 'application/json' })
+    stream.write('{"a":') // and nothing more
+    /** @type {Buffer[]} */
+    const chunks = []
+    stream.on('data', (c) => chunks.push(c))
+    const [head] = await once(stream, 'response')
+    await once(stream, 'close')
+    assert.equal(head[':status'], 408)
+    assert.equal(JSON.parse(Buffer.concat(chunks).toString()).code, 'HP_ERR_REQUEST_TIMEOUT')
+    assert.equal((await ask(session, { ':path': '/', ':method': 'POST', 'content-type': 'application/json' }, '{"b":2}')).status, 200)
   } finally {
     session.close()
     await app.close()
