@@ -12,9 +12,6 @@ import { dropConnectionFields, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } fr
 /** The stream's answer, for its 'close' listener (a module-level function: nothing is bound per request). */
 const kResponse = Symbol('hotpath.h2.response')
 
-/** stream.respond's options for a head with no body (node reads them only) */
-const END_STREAM = Object.freeze({ endStream: true })
-
 export class H2StreamResponse {
   /**
    * @param {import('node:http2').ServerHttp2Stream} stream
@@ -64,12 +61,15 @@ export class H2StreamResponse {
     if (stream.destroyed || stream.closed) return
     const fields = /** @type {any} */ (headers)
     fields[':status'] = statusCode
-    const empty = body === null || body.length === 0
-    stream.respond(fields, empty ? END_STREAM : undefined)
+    stream.respond(fields)
     this.sentStatus = statusCode
     this.ended = true
     if (close && !this.req.complete) stream.once('finish', endStream)
-    if (body === null || empty) return
+    // No body: the stream ends in a frame of its own, as node's compat
+    // response and Fastify end it, not on the HEADERS frame. A client that
+    // waits for 'response' before it reads the body (h2url, common in
+    // tests) otherwise finds the stream already ended and closed.
+    if (body === null || body.length === 0) return void stream.end()
     if (body.length > WRITE_SLICE) writeInSlices(stream, stream, typeof body === 'string' ? Buffer.from(body) : body, 0)
     else stream.end(body)
   }
