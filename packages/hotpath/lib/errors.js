@@ -13,6 +13,7 @@ import { FASTIFY_CODES, FASTIFY_TYPE_ERRORS } from './fastify-codes.js'
 export const ERRORS = {
   // Request errors (answered to the client)
   HP_ERR_NOT_FOUND: { status: 404, message: 'Route %s:%s not found' },
+  HP_ERR_METHOD_UNKNOWN: { status: 404, message: 'Route %s:%s not found' },
   HP_ERR_BAD_URL: { status: 400, message: 'Malformed URL path' },
   HP_ERR_URL_TOO_LONG: { status: 414, message: 'The request-target is longer than %s characters' },
   HP_ERR_MAX_PARAM_LENGTH: { status: 414, message: "A path parameter of '%s' is longer than maxParamLength" },
@@ -134,6 +135,9 @@ export const ERRORS = {
  * @type {Record<string, { code: string, message: string }>}
  */
 export const FASTIFY_ERRORS = {
+  // a method node:http does not know (over HTTP/2): Fastify's not-found
+  // router has no route for it, and its fallback answers this error
+  HP_ERR_METHOD_UNKNOWN: { code: 'FST_ERR_NOT_FOUND', message: 'Not Found' },
   HP_ERR_ERROR_SERIALIZATION: { code: 'FST_ERR_FAILED_ERROR_SERIALIZATION', message: 'Failed to serialize an error. Error: %s. Original error: %s' },
   HP_ERR_BAD_STATUS_CODE: { code: 'FST_ERR_BAD_STATUS_CODE', message: 'Called reply with an invalid status code: %s' },
   HP_ERR_ERROR_HANDLER_NOT_FN: { code: 'FST_ERR_ERROR_HANDLER_NOT_FN', message: 'Error Handler must be a function' },

@@ -2,12 +2,16 @@
 // radix tree, plus a Map of paths with no parameter (requested exactly as
 // declared, they skip the tree), plus the not-found routes by prefix.
 // Filled while the app is assembled, completed once at ready().
+import { METHODS } from 'node:http'
 import { loadModule } from '../require.js'
 import { createError } from '../errors.js'
 import { Route } from './route.js'
 import { headRouteOnSendHandler } from './head-route.js'
 import { LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { parseQuery } from '../lifecycle/parsers/urlencoded.js'
+
+/** node:http's methods: Fastify's not-found router has a route for each */
+const NODE_METHODS = new Set(METHODS)
 
 /** @type {typeof import('find-my-way')} */
 const FindMyWay = loadModule('find-my-way')
@@ -76,6 +80,8 @@ export class RouteTable {
     this.keys = new Set()
     /** deepest prefix first; bodyRoute for the methods whose bodies are parsed @type {{ prefix: string, route: Route, bodyRoute: Route }[]} */
     this.notFound = []
+    /** errorFormat 'fastify': the answer to a method node:http does not know (see notFoundRoute) @type {Route | null} */
+    this.unknownMethod = null
     /** the HEAD routes of GET routes, added at ready() where no HEAD route was declared @type {{ route: Route, paths: string[] }[]} */
     this.autoHead = []
     /** a GET route's HEAD route → how many routes were declared before it (printRoutes lists it there) @type {Map<Route, number>} */
@@ -224,6 +230,15 @@ export class RouteTable {
       // handler too, as for a route
       this.notFound.push({ prefix: ctx.prefix, route: make(false), bodyRoute: make(true) })
     }
+    if (core.fastifyErrors) {
+      const route = new Route(core, root, root.instance, { url: '*', method: '*' }, '*', '*', unknownMethod)
+      route.compile()
+      route.parseBody = false
+      route.notFound = true
+      route.requestOptions = { ...route.requestOptions, url: undefined, method: undefined, config: {} }
+      route.replySerializer = null
+      this.unknownMethod = route
+    }
     this.notFound.sort((a, b) => b.prefix.length - a.prefix.length)
   }
 
@@ -328,6 +343,11 @@ export class RouteTable {
    * @param {string} method
    */
   notFoundRoute (url, method) {
+    // A method outside node:http's list (only HTTP/2 carries one: node:http
+    // refuses it): Fastify's not-found router has a route for each of
+    // node's methods only, so no not-found handler runs, and its fallback
+    // answers FST_ERR_NOT_FOUND
+    if (this.unknownMethod !== null && !NODE_METHODS.has(method)) return this.unknownMethod
     let found = this.notFound[this.notFound.length - 1]
     for (const entry of this.notFound) {
       const p = entry.prefix
@@ -371,4 +391,12 @@ function prettyMeta (entry) {
 /** @param {Record<string, unknown>} c  the constraints as a key (a RegExp by its source) */
 function constraintKey (c) {
   return JSON.stringify(c, (_k, v) => v instanceof RegExp ? String(v) : v)
+}
+
+/**
+ * The handler of RouteTable#unknownMethod.
+ * @param {import('../lifecycle/request.js').Request} req
+ */
+function unknownMethod (req) {
+  throw req.route.app.error('HP_ERR_METHOD_UNKNOWN', req.method, req.path)
 }

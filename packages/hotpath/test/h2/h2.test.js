@@ -324,3 +324,21 @@ test('a body not received within requestTimeout is answered 408 and its stream e
     await app.close()
   }
 })
+
+test('hotpath/fastify: a method node:http does not know (only HTTP/2 carries one) gets Fastify\'s FST_ERR_NOT_FOUND, not the not-found handler; node\'s methods get the handler', async () => {
+  const app = fastify({ http2: true })
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ custom: true }))
+  app.get('/', () => 'root')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const session = http2.connect(`http://127.0.0.1:${/** @type {any} */ (app.server.address()).port}`)
+  try {
+    const unknown = await ask(session, { ':method': 'UNKNOWN_METHOD', ':path': '/' })
+    assert.equal(unknown.status, 404)
+    assert.deepEqual(JSON.parse(unknown.body), { statusCode: 404, code: 'FST_ERR_NOT_FOUND', error: 'Not Found', message: 'Not Found' })
+    const webdav = await ask(session, { ':method': 'PROPFIND', ':path': '/' })
+    assert.deepEqual([webdav.status, JSON.parse(webdav.body)], [404, { custom: true }])
+  } finally {
+    session.close()
+    await app.close()
+  }
+})
