@@ -342,3 +342,32 @@ test('hotpath/fastify: a method node:http does not know (only HTTP/2 carries one
     await app.close()
   }
 })
+
+test('TLS with allowHTTP1: an HTTP/1.1 upgrade on the h2 port goes to app.server\'s \'upgrade\' listeners (a WebSocket server takes it there)', { skip: tls === null ? 'openssl is not installed' : false }, async () => {
+  const app = hotpath({ http2: true, https: { ...tls, allowHTTP1: true } })
+  app.get('/ws', () => 'no upgrade')
+  await app.ready()
+  /** @type {string[]} */
+  const upgrades = []
+  app.server.on('upgrade', (/** @type {any} */ req, /** @type {import('node:net').Socket} */ socket) => {
+    upgrades.push(`${req.method} ${req.url} ${req.headers.upgrade}`)
+    socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: probe\r\n\r\n')
+  })
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const status = await new Promise((resolve, reject) => {
+      const req = https.request(`${base}/ws`, { rejectUnauthorized: false, agent: false, headers: { connection: 'Upgrade', upgrade: 'probe' } })
+      req.on('upgrade', (res, socket) => {
+        socket.destroy()
+        resolve(res.statusCode)
+      })
+      req.on('response', (res) => resolve(res.statusCode))
+      req.on('error', reject)
+      req.end()
+    })
+    assert.equal(status, 101)
+    assert.deepEqual(upgrades, ['GET /ws probe'])
+  } finally {
+    await app.close()
+  }
+})

@@ -180,6 +180,8 @@ export function createH2Engine (options) {
   let wire = null
   if (allowHTTP1) {
     wire = createWireEngine({ ...options, https: undefined })
+    // an HTTP/1.1 upgrade (a WebSocket) on the TLS port goes to app.server's 'upgrade' listeners
+    wire.appServer = server
     const h2Listener = /** @type {(socket: any) => void} */ (server.listeners('secureConnection')[0])
     server.removeListener('secureConnection', h2Listener)
     const w = wire

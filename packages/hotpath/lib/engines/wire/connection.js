@@ -176,7 +176,7 @@ export class Connection {
     }
     // RFC 9110 §7.8: the server's 'upgrade' listeners take the socket, as
     // on node:http; without one, the request goes to the routes
-    if (req.upgrade && engine.server.listenerCount('upgrade') > 0) {
+    if (req.upgrade && engine.appServer.listenerCount('upgrade') > 0) {
       this.upgradeReq = req
       this.stopped = true
       return
@@ -390,7 +390,7 @@ export class Connection {
     const head = this.parser.takeRest()
     const socket = this.detach()
     try {
-      this.engine.server.emit('upgrade', req, socket, head)
+      this.engine.appServer.emit('upgrade', req, socket, head)
     } catch (err) {
       this.engine.clientError(/** @type {Error} */ (err), this)
       socket.destroy()

@@ -61,6 +61,13 @@ export class WireEngine {
       ? /** @type {typeof import('node:tls')} */ (loadModule('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
       : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
     this.server.on('error', () => {})
+    /**
+     * app.server: its 'upgrade' and 'timeout' listeners take the sockets
+     * wire hands over. The h2 engine's server when wire serves HTTP/1.1 on
+     * that server's TLS port (allowHTTP1).
+     * @type {import('node:events').EventEmitter}
+     */
+    this.appServer = this.server
     /** @type {((err: Error, socket: import('node:net').Socket) => void) | null} answers refused requests instead of the engine (Fastify's clientErrorHandler) */
     this.clientErrorHandler = typeof options.clientErrorHandler === 'function' ? options.clientErrorHandler : null
     /** false: an HTTP/1.1 request without Host is taken (node:http's requireHostHeader) */
@@ -303,7 +310,7 @@ function keepAliveLines (keepAliveTimeout) {
 function onSocketTimeout () {
   const conn = /** @type {any} */ (this)[kConn]
   if (conn === undefined) return
-  const server = conn.engine.server
+  const server = conn.engine.appServer
   if (server.listenerCount('timeout') > 0) server.emit('timeout', this)
   else this.destroy()
 }
