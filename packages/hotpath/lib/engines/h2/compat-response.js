@@ -232,11 +232,14 @@ export function writeInSlices (out, stream, body, offset) {
  * The core asked for Connection: close with the request's body unread
  * (a 413): the answer is out, and the stream is reset with NO_ERROR, which
  * tells the client to stop sending (RFC 9113 §8.1), while the session and
- * its other streams go on.
+ * its other streams go on. What the client sent before it read the reset
+ * is read and dropped: a stream ends only once its readable side has, so
+ * a body left unread would keep it, and its session, open.
  * @this {H2Response}
  */
 function endStream () {
   if (!this.stream.closed && !this.stream.destroyed) this.stream.close(NGHTTP2_NO_ERROR)
+  this.req.resume()
 }
 
 /**

@@ -68,7 +68,10 @@ export class H2StreamResponse {
     stream.respond(fields, empty ? END_STREAM : undefined)
     this.sentStatus = statusCode
     this.ended = true
-    if (close && !this.req.complete) stream.once('finish', endStream)
+    if (close && !this.req.complete) {
+      /** @type {any} */ (stream)[kResponse] = this
+      stream.once('finish', endStream)
+    }
     if (body === null || empty) return
     if (body.length > WRITE_SLICE) writeInSlices(stream, stream, typeof body === 'string' ? Buffer.from(body) : body, 0)
     else stream.end(body)
@@ -134,11 +137,16 @@ export class H2StreamResponse {
  * The core asked for Connection: close with the request's body unread
  * (a 413): the answer is out, and the stream is reset with NO_ERROR, which
  * tells the client to stop sending (RFC 9113 §8.1), while the session and
- * its other streams go on.
- * @this {import('node:http2').ServerHttp2Stream}
+ * its other streams go on. What the client sent before it read the reset
+ * is read and dropped: a stream ends only once its readable side has, so
+ * a body left unread would keep it, and its session, open.
+ * @this {any}
  */
 function endStream () {
   if (!this.closed && !this.destroyed) this.close(NGHTTP2_NO_ERROR)
+  const compatReq = /** @type {H2StreamResponse} */ (this[kResponse]).req.compatReq
+  if (compatReq !== null) compatReq.resume()
+  this.resume()
 }
 
 /**
