@@ -38,6 +38,18 @@ export function dropConnectionFields (headers) {
   return close
 }
 
+/**
+ * node:http's checks, with its error codes (ERR_INVALID_HTTP_TOKEN,
+ * ERR_INVALID_CHAR), before node:http2's own: its compat setHeader lets a
+ * CR, LF or a character above 0xFF through to the answer, which then fails
+ * where nothing can tell the middleware that set it.
+ * @param {string} name
+ * @param {any} value
+ */
+function checkField (name, value) {
+  checkHeaders({ [name]: value })
+}
+
 /** RFC 9113 §7 */
 export const NGHTTP2_NO_ERROR = 0
 
@@ -74,6 +86,7 @@ export function defineH2Response (http2) {
      */
     setHeader (name, value) {
       if (typeof name === 'string' && isConnectionField(name, value)) return this
+      checkField(name, value)
       return super.setHeader(name, value)
     }
 
@@ -83,6 +96,7 @@ export function defineH2Response (http2) {
      */
     appendHeader (name, value) {
       if (typeof name === 'string' && isConnectionField(name, value)) return this
+      checkField(name, value)
       return super.appendHeader(name, value)
     }
 
