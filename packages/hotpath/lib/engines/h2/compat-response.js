@@ -78,6 +78,23 @@ export function defineH2Response (http2) {
       this.compatUsed = false
       /** built after the engine answered on the stream itself (./response.js): that answer was whole */
       this.endedOnStream = false
+      /** a streamed body is being written (StreamWriter) */
+      this.writing = false
+      /** @type {Error | null} the streamed body failed on this side, and destroyed the response */
+      this.writerFailure = null
+      /** @type {(() => void) | null} the end report held back until the writer has told the core */
+      this.afterWriter = null
+    }
+
+    /**
+     * A streamed body that fails here (a source error, a length mismatch)
+     * destroys the response before the writer reports the failure: that is
+     * noted, so the stream's close is not taken for the client leaving first.
+     * @param {Error} [err]
+     */
+    destroy (err) {
+      if (err != null && this.writing && !this.stream.closed && !this.stream.destroyed) this.writerFailure = err
+      return super.destroy(err)
     }
 
     /**
@@ -167,7 +184,8 @@ export function defineH2Response (http2) {
         done(null)
         return
       }
-      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, done, trailers)
+      this.writing = true
+      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, (err) => writerDone(this, done, err), trailers)
     }
 
     /**
@@ -257,11 +275,44 @@ function endStream () {
 }
 
 /**
+ * The writer is done: the core hears of its outcome, and then of the end
+ * held back for it.
+ * @param {H2Response} res
+ * @param {(err: Error | null) => void} done
+ * @param {Error | null} err
+ */
+function writerDone (res, done, err) {
+  res.writing = false
+  done(err)
+  const held = res.afterWriter
+  if (held !== null) {
+    res.afterWriter = null
+    held()
+  }
+}
+
+/**
+ * Holds back the report of a stream's end while a streamed body that
+ * failed on this side has not been reported: the core hears of the failure
+ * (logged as one) before the end, as node:http's order has it, rather than
+ * of a client that left (which is not logged as a failure).
+ * @param {H2Response} res
+ * @param {() => void} report
+ * @returns {boolean} held
+ */
+export function holdEnd (res, report) {
+  if (!res.writing || res.writerFailure === null) return false
+  res.afterWriter = report
+  return true
+}
+
+/**
  * 'close' fires once: after 'finish', or alone when the stream was reset
  * or the session went away first.
  * @this {H2Response}
  */
 function onResClose () {
+  if (holdEnd(this, () => onResClose.call(this))) return
   const listener = this.endListener
   if (listener === null) return
   const arg = this.endArg
