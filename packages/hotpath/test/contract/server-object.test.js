@@ -11,7 +11,7 @@ import path from 'node:path'
 import { once } from 'node:events'
 import hotpath from '../../lib/index.js'
 import fastify from '../../lib/fastify.js'
-import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { eachMode, setup, SOCKET_MODES, engineOption } from '../helpers/engines.js'
 
 /**
  * Writes raw bytes on a new connection and resolves with all it reads until the server closes it.
@@ -311,7 +311,7 @@ eachMode('handlerTimeout', (mode) => {
   })
 
   test("the route's errorHandler answers it, and hotpath/fastify names it FST_ERR_HANDLER_TIMEOUT", async () => {
-    const app = fastify({ ...(mode === 'inject' ? {} : { engine: mode }) })
+    const app = fastify(engineOption(mode))
     /** @type {string[]} */
     const codes = []
     app.get('/', {
