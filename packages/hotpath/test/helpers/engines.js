@@ -28,6 +28,12 @@ export const MODES = [...HTTP1_MODES, 'h2']
  * @type {Mode[]}
  */
 export const SOCKET_MODES = HTTP1_MODES.filter((m) => m !== 'inject')
+/**
+ * Every engine over a real socket, h2 among them: for a suite with an h2
+ * form of what it does on a socket (s.h2.start() for a client that leaves).
+ * @type {Mode[]}
+ */
+export const LISTENING_MODES = MODES.filter((m) => m !== 'inject')
 
 /**
  * The hotpath option that picks a mode's engine, for a suite that builds
@@ -213,6 +219,25 @@ export class H2Client {
   }
 
   /** @returns {Promise<void>} once the session has ended */
+  /**
+   * A request whose stream the caller keeps: `leave()` resets it with
+   * CANCEL, as a client that gives up on a request does on HTTP/2 (RFC 9113
+   * §8.7: an aborted fetch), while the session goes on.
+   * @param {{ method?: string, url?: string, headers?: Record<string, any>, body?: string }} o
+   *   body: sent, with the stream left open after it
+   */
+  start (o) {
+    const stream = this.open().request({ ...o.headers, ':method': o.method ?? 'GET', ':path': o.url ?? '/' })
+    stream.on('error', () => {})
+    if (o.body !== undefined) stream.write(o.body)
+    return {
+      stream,
+      /** resolves with the first body bytes of the answer */
+      firstData: /** @type {Promise<void>} */ (new Promise((resolve) => stream.once('data', () => resolve()))),
+      leave () { stream.close(http2.constants.NGHTTP2_CANCEL) }
+    }
+  }
+
   close () {
     const session = this.session
     if (session === null || session.destroyed) return Promise.resolve()
