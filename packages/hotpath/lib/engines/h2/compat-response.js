@@ -118,6 +118,20 @@ export function defineH2Response (http2) {
     }
 
     /**
+     * node:http2's takes no callback, where node:http's calls it once the
+     * 103 is written: a route that waits for it (reply.writeEarlyHints(hints,
+     * callback)) would wait forever. The 103 is handed to the session at
+     * once (stream.additionalHeaders), so the callback follows on the next tick.
+     * @param {Record<string, any>} hints
+     * @param {() => void} [callback]
+     */
+    writeEarlyHints (hints, callback) {
+      const sent = super.writeEarlyHints(hints)
+      if (typeof callback === 'function') process.nextTick(callback)
+      return sent
+    }
+
+    /**
      * @param {number} statusCode
      * @param {any} [reason]
      * @param {any} [headers]
