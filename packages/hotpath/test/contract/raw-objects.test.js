@@ -267,6 +267,8 @@ eachMode('req.raw and reply.raw', (mode) => {
   })
 })
 
+// Off h2: the body and the answer interleave on one HTTP/1.1 connection,
+// written by hand.
 eachMode('a body read as a stream while the answer streams back (full duplex)', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s

@@ -106,6 +106,8 @@ eachMode('request timeout', (mode) => {
   })
 })
 
+// Off h2: a head dripped byte by byte on an HTTP/1.1 connection; an HTTP/2 head
+// is one HEADERS block, and idle sessions end with http2SessionTimeout.
 eachMode('slow clients', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
@@ -138,6 +140,8 @@ eachMode('slow clients', (mode) => {
   })
 }, SOCKET_MODES)
 
+// Off h2: kept-alive HTTP/1.1 sockets; h2's close() is tested in test/h2 and
+// test/engines.
 eachMode('close()', (mode) => {
   test('in-flight requests finish, idle keep-alive sockets close, hooks run, new connections are refused', async () => {
     /** @type {string[]} */

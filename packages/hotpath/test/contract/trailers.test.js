@@ -162,6 +162,7 @@ eachMode('reply.trailer()', (mode) => {
   })
 })
 
+// Off h2: the chunked trailer section, byte by byte (HTTP/1.1 framing).
 eachMode('reply.trailer() on the wire', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s

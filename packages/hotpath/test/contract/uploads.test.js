@@ -272,6 +272,8 @@ eachMode('a body read whole by a preParsing hook', (mode) => {
 // reader holds what it was given, so the body waits in the client and the
 // kernel, not in the server's memory. Counted with the server socket's
 // bytesRead while the reader has stopped.
+// Off h2: counted with the HTTP/1.1 server socket's bytesRead; on HTTP/2 the
+// stream's flow-control window bounds what is buffered.
 eachMode('a stalled reader of req.raw behind a pass-through hook', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
