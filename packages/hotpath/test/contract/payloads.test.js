@@ -184,6 +184,14 @@ eachMode('payloads and reply', (mode) => {
     })
   }
 
+  if (mode === 'h2') {
+    test('a stream failing after its first bytes resets its HTTP/2 stream; the session goes on', async () => {
+      const outcome = await s.request('/stream-fails-late').then(() => 0, (/** @type {any} */ err) => err.rstCode)
+      assert.notEqual(outcome, 0, 'the stream was reset with an error code')
+      assert.equal((await s.request('/null')).statusCode, 200)
+    })
+  }
+
   test('hijack leaves the response to user code, written through reply.raw', async () => {
     const res = await s.request('/hijack')
     assert.equal(res.statusCode, 200)
