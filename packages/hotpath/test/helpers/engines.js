@@ -97,8 +97,9 @@ export async function setup (mode, build, options = {}) {
     /** the HTTP/2 client of the h2 mode, null in the others */
     h2,
     async close () {
-      // the client leaves first, as a client of a server that closes would
-      // have: the server's GOAWAY then finds no session to wait for
+      // the client closes its session first, so close() finds none to wait
+      // for (an open one is closed after its answer to the GOAWAY's PING,
+      // or after a second without one)
       if (h2 !== null) await h2.close()
       return app.close()
     }
