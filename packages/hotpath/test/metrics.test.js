@@ -11,9 +11,11 @@ import promClient from 'prom-client'
 import { Readable } from 'node:stream'
 import hotpath from '../lib/index.js'
 import hotpathFastify from '../lib/fastify.js'
-import { MODES, SOCKET_MODES, httpRequest, rawRequest } from './helpers/engines.js'
+import { HTTP1_MODES, SOCKET_MODES, httpRequest, rawRequest } from './helpers/engines.js'
 
 /** @typedef {'fastify' | 'hotpath/fastify' | 'hotpath'} Kind */
+// HTTP/1.1 modes: the scrapes are compared with Fastify's, which is read
+// over node:http (httpRequest)
 /** @typedef {'inject' | 'node' | 'wire'} Mode */
 /** @typedef {{ method?: string, url: string, headers?: Record<string, string>, payload?: any, cut?: boolean }} Req */
 
@@ -228,7 +230,7 @@ async function run (kind, mode, metricsOptions, requests, build = routes) {
 }
 
 for (const kind of /** @type {const} */ (['hotpath/fastify', 'hotpath'])) {
-  for (const mode of MODES) {
+  for (const mode of HTTP1_MODES) {
     test(`${kind} [${mode}]: requests are counted by method, route template and status, as on Fastify`, async () => {
       const fastify = await run('fastify', mode === 'inject' ? 'inject' : 'node', { routeMetrics: { registeredRoutesOnly: false } }, SEQUENCE)
       const ours = await run(kind, mode, { routeMetrics: { registeredRoutesOnly: false } }, SEQUENCE)
@@ -297,7 +299,7 @@ const OPTION_SEQUENCE = [
   { method: 'OPTIONS', url: '/users/1' }
 ]
 
-for (const mode of MODES) {
+for (const mode of HTTP1_MODES) {
   for (const { title, options } of OPTION_CASES) {
     test(`hotpath/fastify [${mode}]: ${title}, as on Fastify`, async () => {
       const fastify = await run('fastify', mode === 'inject' ? 'inject' : 'node', options, OPTION_SEQUENCE, routesWithStatsId)
@@ -379,7 +381,7 @@ const WITH_HOOK_VIEW = {
   }
 }
 
-for (const mode of MODES) {
+for (const mode of HTTP1_MODES) {
   test(`hotpath/fastify [${mode}]: hijacked replies, callNotFound(), hook errors, redirects, timeouts and failed streams are labelled as on Fastify`, async () => {
     // a stream cut off after its first bytes leaves the response unfinished
     // on a socket: no onResponse, nothing counted (inject collects what came)

@@ -133,4 +133,42 @@ eachMode('bodies', (mode) => {
       assert.match(out, /connection: close/i)
     })
   }
+
+  // HTTP/2's forms: the 413 ends the stream (reset with NO_ERROR once the
+  // answer is out, RFC 9113 §8.1), and the session goes on
+  if (mode === 'h2') {
+    /**
+     * @param {Record<string, string>} headers
+     * @returns {Promise<{ status: number, sent: number }>}
+     */
+    const pumpUntilAnswered = (headers) => new Promise((resolve, reject) => {
+      const { stream } = /** @type {import('../helpers/engines.js').H2Client} */ (s.h2).start({ method: 'POST', url: '/echo', headers })
+      let sent = 0
+      let status = 0
+      stream.on('response', (fields) => { status = Number(fields[':status']) })
+      stream.resume()
+      stream.on('close', () => status === 0 ? reject(new Error(`no answer (code ${stream.rstCode})`)) : resolve({ status, sent }))
+      // 256-byte DATA frames until the answer: it must not wait for an end
+      const pump = () => {
+        if (status !== 0 || stream.closed || stream.destroyed || sent > 1024 * 1024) return
+        sent += 256
+        stream.write('x'.repeat(256), () => setImmediate(pump))
+      }
+      pump()
+    })
+
+    test('over bodyLimit without Content-Length → 413 before the body ends, on its stream', async () => {
+      const result = await pumpUntilAnswered({ 'content-type': 'application/json' })
+      assert.equal(result.status, 413)
+      assert.ok(result.sent < 1024 * 1024, 'answered before the client stopped')
+      assert.equal((await s.request({ method: 'POST', url: '/echo', payload: { a: 1 } })).statusCode, 200)
+    })
+
+    test('declared Content-Length over the limit → 413 without reading the body, on its stream', async () => {
+      const result = await pumpUntilAnswered({ 'content-type': 'application/json', 'content-length': '100000000' })
+      assert.equal(result.status, 413)
+      assert.ok(result.sent < 1024 * 1024, 'answered before the client stopped')
+      assert.equal((await s.request({ method: 'POST', url: '/echo', payload: { a: 1 } })).statusCode, 200)
+    })
+  }
 })

@@ -10,6 +10,8 @@ import { Readable } from 'node:stream'
 import hotpath from '../../lib/index.js'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 
+// Off h2: kept-alive HTTP/1.1 connections through node:http's Agent; h2's
+// close() (GOAWAY, sessions) is tested in test/h2 and test/engines.
 eachMode('close()', (mode) => {
   test('under load on keep-alive connections: every request is answered 200 or 503, none is reset', async () => {
     const s = await setup(mode, (app) => {

@@ -135,6 +135,8 @@ function connectOutcome (port) {
   })
 }
 
+// Off h2: Connection: close on open HTTP/1.1 connections and their keep-alive
+// timeout; h2's close() is tested in test/h2 and test/engines.
 eachMode('close() with drain', (mode) => {
   for (const [entry, make] of /** @type {const} */ ([['hotpath', hotpath], ['hotpath/fastify', fastify]])) {
     test(`${entry}: serves through the delay (health 503), then refuses new connections and answers on open ones with Connection: close`, async () => {

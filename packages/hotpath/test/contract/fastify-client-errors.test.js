@@ -10,6 +10,8 @@ function fastifyAnswer (/** @type {string} */ statusLine, /** @type {string} */ 
   return `HTTP/1.1 ${statusLine}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`
 }
 
+// Off h2 (both suites here): malformed HTTP/1.1 heads written by hand; node:http2 ends a session
+// on a protocol error itself (its 'sessionError').
 eachMode("client errors, errorFormat 'fastify'", (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s

@@ -7,6 +7,8 @@ import hotpath from '../../lib/index.js'
 
 const tls = selfSigned()
 
+// Off h2: node:https's client speaks HTTP/1.1; h2 over TLS (ALPN) is tested in
+// test/h2.
 eachMode('https', (mode) => {
   test('serves over TLS; req.protocol is https', { skip: tls === null ? 'openssl is not installed' : false }, async () => {
     const app = hotpath({ https: /** @type {any} */ (tls), engine: /** @type {any} */ (mode) })

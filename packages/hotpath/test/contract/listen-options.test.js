@@ -17,6 +17,8 @@ import hotpath from '../../lib/index.js'
 import fastify from '../../lib/fastify.js'
 import { eachMode, SOCKET_MODES } from '../helpers/engines.js'
 
+// Off h2: each listen form is read with node:http's client.
+
 const ENTRIES = /** @type {const} */ ([['hotpath()', hotpath, 'HP_ERR_INVALID_LISTEN_OPTION'], ['hotpath/fastify', fastify, 'FST_ERR_LISTEN_OPTIONS_INVALID']])
 const UNIX = process.platform !== 'win32'
 const CHILD = new URL('../helpers/listen-child.js', import.meta.url)

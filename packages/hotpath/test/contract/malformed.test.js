@@ -33,6 +33,8 @@ const CASES = [
 // without an authority (RFC 9112 §3.2), and node:http takes it.
 const GOOD_HOSTS = ['', 'example.com', 'example.com:8080', 'EXAMPLE.com.', '127.0.0.1:3000', '[::1]:3000', '[v1.fe]', 'xn--bcher-kva.example', 'a_b.local', '%41.example', 'example.com:']
 
+// Off h2: HTTP/1.1 bytes written by hand; HTTP/2 heads are HPACK blocks that
+// node:http2 parses (the :authority checks are in test/h2).
 eachMode('malformed requests', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s

@@ -25,7 +25,9 @@ eachMode('request.mediaType and reply.mediaType', (mode) => {
   after(() => s.close())
 
   test('the request Content-Type without its parameters, lower case', async () => {
-    const res = await s.request({ method: 'POST', url: '/request', headers: { 'content-type': ' application/JSON ; charset=utf-8' }, payload: '{}' })
+    // HTTP/2 forbids whitespace at the ends of a field value (RFC 9113 §8.2.1)
+    const contentType = mode === 'h2' ? 'application/JSON ; charset=utf-8' : ' application/JSON ; charset=utf-8'
+    const res = await s.request({ method: 'POST', url: '/request', headers: { 'content-type': contentType }, payload: '{}' })
     assert.deepEqual(res.json(), { mediaType: 'application/json' })
     assert.equal(res.headers['x-seen-in-hook'], 'application/json')
   })

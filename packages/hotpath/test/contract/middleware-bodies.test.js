@@ -10,7 +10,7 @@ import net from 'node:net'
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import express from 'express'
-import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { eachMode, setup, LISTENING_MODES } from '../helpers/engines.js'
 
 /** @type {Error[]} */
 const uncaught = []
@@ -83,15 +83,21 @@ eachMode('a client that leaves while a middleware reads the body', (mode) => {
   after(() => s.close())
 
   test("costs that request only: no 'error' nobody listens for, 'close' is told, the process answers on", async () => {
-    const socket = net.connect(s.port, '127.0.0.1')
-    socket.on('error', () => {})
-    await once(socket, 'connect')
-    socket.write('POST /read/x HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nabc')
+    // HTTP/1.1: the client closes its connection; HTTP/2: it resets the stream
+    let leave
+    if (s.h2 !== null) leave = s.h2.start({ method: 'POST', url: '/read/x', headers: { 'content-type': 'text/plain', 'content-length': '1000' }, body: 'abc' }).leave
+    else {
+      const socket = net.connect(s.port, '127.0.0.1')
+      socket.on('error', () => {})
+      await once(socket, 'connect')
+      socket.write('POST /read/x HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nabc')
+      leave = () => socket.destroy()
+    }
     await sleep(100)
-    socket.destroy()
+    leave()
     for (let i = 0; i < 100 && closed === 0; i++) await sleep(10)
     assert.equal(closed, 1)
     assert.deepEqual(uncaught, [])
     assert.equal((await s.request('/')).body, 'alive')
   })
-}, SOCKET_MODES)
+}, LISTENING_MODES)

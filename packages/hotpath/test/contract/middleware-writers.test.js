@@ -25,6 +25,10 @@ async function get (s, url, headers) {
     const r = await s.app.inject({ url, headers })
     return { statusCode: r.statusCode, headers: r.headers, bytes: r.rawPayload }
   }
+  if (s.h2 !== null) {
+    const r = await s.h2.request({ url, headers })
+    return { statusCode: r.statusCode, headers: r.headers, bytes: r.bytes }
+  }
   return new Promise((resolve, reject) => {
     http.get({ host: '127.0.0.1', port: s.port, path: url, headers, agent: false }, (res) => {
       /** @type {Buffer[]} */

@@ -2,7 +2,8 @@
 // IncomingMessage emits, in its order, on every socket engine: 'aborted',
 // then reply.raw's 'close', then req.signal, then 'error' (ECONNRESET) to a
 // listener and 'close'. An SSE or long-poll route cleans up on
-// req.raw.on('close') on wire as on node:http. Recorded side by side.
+// req.raw.on('close') on wire as on node:http. Recorded side by side. Not on
+// h2: req.raw is node:http2's Http2ServerRequest there, whose events are its own.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'

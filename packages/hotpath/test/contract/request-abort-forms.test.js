@@ -5,12 +5,24 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { eachMode, setup, LISTENING_MODES } from '../helpers/engines.js'
 
 /** @param {() => boolean} cond */
 async function waitFor (cond, ms = 5000) {
   for (let waited = 0; !cond() && waited < ms; waited += 10) await sleep(10)
   return cond()
+}
+
+/**
+ * A request written by hand on a connection of its own; leaving closes it.
+ * @param {number} port
+ * @param {string} bytes
+ */
+function rawLeaving (port, bytes) {
+  const socket = net.connect(port, '127.0.0.1')
+  socket.on('error', () => {})
+  socket.write(bytes)
+  return { leave: () => socket.destroy() }
 }
 
 for (const errorFormat of ['hotpath', 'fastify']) {
@@ -39,14 +51,13 @@ for (const errorFormat of ['hotpath', 'fastify']) {
 
     test('the client leaves: each hook runs once, in order, with its own arguments', async () => {
       const seen = state.seen
-      const socket = net.connect(s.port, '127.0.0.1')
-      socket.on('error', () => {})
-      socket.write('GET /hang HTTP/1.1\r\nHost: x\r\n\r\n')
+      // HTTP/1.1: the client closes its connection; HTTP/2: it resets the stream
+      const leaving = s.h2 !== null ? s.h2.start({ url: '/hang' }) : rawLeaving(s.port, 'GET /hang HTTP/1.1\r\nHost: x\r\n\r\n')
       assert.ok(await waitFor(() => state.seen === seen + 1), 'the request reached the server')
-      socket.destroy()
+      leaving.leave()
       assert.ok(await waitFor(() => state.calls.length === 2), `hooks ran: ${state.calls.join(', ')}`)
       assert.deepEqual(state.calls, [errorFormat === 'fastify' ? 'first string function' : 'first string object', 'second'])
       assert.deepEqual(state.errors, [])
     })
-  }, SOCKET_MODES)
+  }, LISTENING_MODES)
 }

@@ -22,6 +22,7 @@ function routes (app) {
   app.post('/echo', (/** @type {any} */ req) => req.body)
 }
 
+// Off h2: 'upgrade' is HTTP/1.1's (RFC 9113 §8.6: HTTP/2 has no Upgrade).
 eachMode('app.routing(req, res) from an upgrade listener', (mode) => {
   /** Sends an upgrade request; the app's listener routes it; returns what came back on the socket. */
   async function upgrade (/** @type {number} */ port, /** @type {string} */ head) {

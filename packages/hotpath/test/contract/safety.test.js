@@ -5,12 +5,24 @@ import net from 'node:net'
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Writable } from 'node:stream'
-import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { eachMode, setup, SOCKET_MODES, LISTENING_MODES } from '../helpers/engines.js'
 
 /** @param {() => boolean} cond */
 async function waitFor (cond, ms = 3000) {
   for (let waited = 0; !cond() && waited < ms; waited += 10) await sleep(10)
   return cond()
+}
+
+/**
+ * A request on a connection of its own, through node:http's client; leaving destroys it.
+ * @param {number} port
+ * @param {string} path
+ */
+function httpLeaving (port, path) {
+  const req = http.request({ host: '127.0.0.1', port, path, agent: false })
+  req.on('error', () => {})
+  req.end()
+  return { leave: () => req.destroy() }
 }
 
 eachMode('client abort', (mode) => {
@@ -38,11 +50,10 @@ eachMode('client abort', (mode) => {
   // so it reports no abort for these two cases yet.
 
   test('mid-handler: req.signal fires, onRequestAbort runs once, a later send is ignored', async () => {
-    const req = http.request({ host: '127.0.0.1', port: s.port, path: '/slow', agent: false })
-    req.on('error', () => {})
-    req.end()
+    // HTTP/1.1: the client closes its connection; HTTP/2: it resets the stream
+    const leaving = s.h2 !== null ? s.h2.start({ url: '/slow' }) : httpLeaving(s.port, '/slow')
     assert.ok(await waitFor(() => state.started))
-    req.destroy()
+    leaving.leave()
     assert.ok(await waitFor(() => state.aborted !== null), 'signal aborted')
     await sleep(50)
     assert.equal(state.abortHooks, 1)
@@ -52,18 +63,24 @@ eachMode('client abort', (mode) => {
   })
 
   test('mid-body: onRequestAbort runs once, the handler never runs', async () => {
-    const socket = net.connect(s.port, '127.0.0.1')
-    await once(socket, 'connect')
-    socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":')
+    const headers = { 'content-type': 'application/json', 'content-length': '100' }
+    let leaving
+    if (s.h2 !== null) leaving = s.h2.start({ method: 'POST', url: '/upload', headers, body: '{"a":' })
+    else {
+      const socket = net.connect(s.port, '127.0.0.1')
+      await once(socket, 'connect')
+      socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":')
+      leaving = { leave: () => socket.destroy() }
+    }
     await sleep(50)
-    socket.destroy()
+    leaving.leave()
     assert.ok(await waitFor(() => state.bodyAbortHooks === 1))
     await sleep(50)
     assert.equal(state.bodyAbortHooks, 1)
     assert.equal(state.errors, 0)
     assert.equal((await s.request('/')).body, 'alive')
   })
-}, SOCKET_MODES)
+}, LISTENING_MODES)
 
 eachMode('request timeout', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
@@ -89,6 +106,8 @@ eachMode('request timeout', (mode) => {
   })
 })
 
+// Off h2: a head dripped byte by byte on an HTTP/1.1 connection; an HTTP/2 head
+// is one HEADERS block, and idle sessions end with http2SessionTimeout.
 eachMode('slow clients', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
@@ -121,6 +140,8 @@ eachMode('slow clients', (mode) => {
   })
 }, SOCKET_MODES)
 
+// Off h2: kept-alive HTTP/1.1 sockets; h2's close() is tested in test/h2 and
+// test/engines.
 eachMode('close()', (mode) => {
   test('in-flight requests finish, idle keep-alive sockets close, hooks run, new connections are refused', async () => {
     /** @type {string[]} */

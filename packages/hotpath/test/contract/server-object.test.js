@@ -11,7 +11,7 @@ import path from 'node:path'
 import { once } from 'node:events'
 import hotpath from '../../lib/index.js'
 import fastify from '../../lib/fastify.js'
-import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { eachMode, setup, SOCKET_MODES, engineOption } from '../helpers/engines.js'
 
 /**
  * Writes raw bytes on a new connection and resolves with all it reads until the server closes it.
@@ -79,6 +79,7 @@ test('a second listen() fails with a null address; listen() after close() fails;
   }
 })
 
+// Off h2: read with node:http's client over the socket file.
 eachMode('listen() on a Unix socket path, listeningOrigin and addresses()', (mode) => {
   test('the path is the address, the origin and what addresses() lists; addresses() is empty once closed', { skip: process.platform === 'win32' }, async () => {
     const app = hotpath({ engine: mode })
@@ -125,6 +126,8 @@ test("wire's app.server has node:http's limits, read and set live, and setTimeou
   await app.close()
 })
 
+// Off h2: node:http's and wire's socket timeout; an h2 session's is
+// http2SessionTimeout.
 eachMode('connectionTimeout', (mode) => {
   test('a connection that stays silent past it is closed; setTimeout(ms, callback) hands it to the callback instead', async () => {
     const app = hotpath({ engine: mode, connectionTimeout: 30 })
@@ -147,6 +150,7 @@ eachMode('connectionTimeout', (mode) => {
   })
 }, SOCKET_MODES)
 
+// Off h2: node:http's connection methods; a node:http2 server has none.
 eachMode('closeIdleConnections() and closeAllConnections()', (mode) => {
   test('an idle keep-alive connection is closed by either; a busy one only by closeAllConnections()', async () => {
     /** @type {() => void} */
@@ -177,6 +181,7 @@ eachMode('closeIdleConnections() and closeAllConnections()', (mode) => {
   })
 }, SOCKET_MODES)
 
+// Off h2: node:http's server options; h2 takes node:http2's (test/h2).
 eachMode('the http option', (mode) => {
   test('requireHostHeader: false takes an HTTP/1.1 request without Host; request.host is then \'\' and request.port null', async () => {
     const s = await setup(mode, (app) => {
@@ -235,6 +240,8 @@ test('request.port is the port of the Host header, null without one', async () =
   assert.deepEqual((await app.inject({ url: '/', headers: { host: '[::1]:3000' } })).json(), { port: 3000, hostname: '[::1]' })
 })
 
+// Off h2: kept-alive HTTP/1.1 connections through node:http's Agent; h2 answers
+// 503 on a session's new streams while closing (test/h2).
 eachMode('return503OnClosing', (mode) => {
   for (const return503OnClosing of [true, false]) {
     test(`${return503OnClosing}: a request that arrives once close() has begun is ${return503OnClosing ? 'answered 503' : 'served'}, with Connection: close`, async () => {
@@ -263,6 +270,7 @@ eachMode('return503OnClosing', (mode) => {
   }
 }, SOCKET_MODES)
 
+// Off h2: a request on a kept-alive HTTP/1.1 connection while closing.
 eachMode('a request refused while closing, under logFormat \'fastify\'', (mode) => {
   test('is logged as Fastify logs it; the answer in flight before keeps its connection', async () => {
     /** @type {any[]} */
@@ -311,7 +319,7 @@ eachMode('handlerTimeout', (mode) => {
   })
 
   test("the route's errorHandler answers it, and hotpath/fastify names it FST_ERR_HANDLER_TIMEOUT", async () => {
-    const app = fastify({ ...(mode === 'inject' ? {} : { engine: mode }) })
+    const app = fastify(engineOption(mode))
     /** @type {string[]} */
     const codes = []
     app.get('/', {
@@ -411,6 +419,7 @@ test("serverFactory: forceCloseConnections: 'idle' needs a server with closeIdle
   assert.throws(() => hotpath({ engine: 'wire', serverFactory: () => http.createServer() }), { code: 'HP_ERR_INVALID_OPTION' })
 })
 
+// Off h2: malformed HTTP/1.1 heads written by hand.
 eachMode('clientErrorHandler', (mode) => {
   test('a request the engine refuses is handed to it, with the socket, `this` the app', async () => {
     /** @type {any[]} */

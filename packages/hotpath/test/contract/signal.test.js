@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { once } from 'node:events'
 import { setImmediate as tick } from 'node:timers/promises'
-import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
+import { eachMode, setup, LISTENING_MODES } from '../helpers/engines.js'
 
 /** What a handler saw of its signal, recorded outside it. */
 function reasonOf (/** @type {AbortSignal} */ signal) {
@@ -42,6 +42,8 @@ for (const variant of VARIANTS) {
     let seen
     /** @type {net.Socket[]} */
     const serverSockets = []
+    /** @type {import('node:http2').ServerHttp2Stream[]} the h2 server's streams */
+    const serverStreams = []
     before(async () => {
       s = await setup(mode, (app) => {
         app.get('/early', variant.hooks, async (/** @type {any} */ req) => {
@@ -59,11 +61,23 @@ for (const variant of VARIANTS) {
         })
       }, variant.options)
       s.app.server.on('connection', (/** @type {net.Socket} */ socket) => serverSockets.push(socket))
+      s.app.server.on('stream', (/** @type {import('node:http2').ServerHttp2Stream} */ stream) => serverStreams.push(stream))
     })
     after(() => s.close())
 
     /** Starts a request, leaves once its handler runs, waits for the server to see it. */
     async function leaveMidHandler (/** @type {'early' | 'late'} */ which) {
+      if (s.h2 !== null) {
+        // HTTP/2: the client resets the stream; the session goes on
+        serverStreams.length = 0
+        const request = s.h2.start({ url: `/${which}` })
+        await entered[which].promise
+        const serverStream = serverStreams[0]
+        request.leave()
+        if (!serverStream.destroyed) await once(serverStream, 'close')
+        await tick()
+        return
+      }
       serverSockets.length = 0
       const client = net.connect(s.port, '127.0.0.1')
       client.on('error', () => {})
@@ -87,7 +101,7 @@ for (const variant of VARIANTS) {
       assert.equal(early.aborted, true)
       assert.deepEqual(late, early)
     })
-  }, SOCKET_MODES)
+  }, LISTENING_MODES)
 }
 
 eachMode('req.signal after the request timed out', (mode) => {

@@ -1,6 +1,8 @@
 // A streamed reply whose handler declared a Content-Length goes out with
 // that length, not chunked; a stream that ends short of it or runs past it
-// ends the connection instead of sending a wrong frame (RFC 9112 §6.3).
+// ends the connection instead of sending a wrong frame (RFC 9112 §6.3), or,
+// on HTTP/2, resets its stream (RFC 9113 §8.1.1: such a message is
+// malformed) while the session goes on.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
@@ -33,13 +35,17 @@ eachMode('stream reply with a declared Content-Length', (mode) => {
   })
 
   for (const [path, declared] of /** @type {const} */ ([['/short', 10], ['/long', 4]])) {
-    test(`${path}: never more than ${declared} bytes, the failure is logged${mode === 'inject' ? '' : ', and the connection ends'}`, async () => {
+    const ends = mode === 'inject' ? '' : mode === 'h2' ? ', and the stream is reset' : ', and the connection ends'
+    test(`${path}: never more than ${declared} bytes, the failure is logged${ends}`, async () => {
       const before = failures.length
       if (mode === 'inject') {
         const res = await s.request(path)
         assert.equal(res.headers['content-length'], String(declared))
         assert.ok(res.body.length < Math.max(declared, 7), res.body)
         assert.ok(res.body.length <= declared)
+      } else if (mode === 'h2') {
+        const outcome = await s.request(path).then((res) => ({ res, rstCode: 0 }), (/** @type {any} */ err) => ({ res: null, rstCode: err.rstCode }))
+        assert.notEqual(outcome.rstCode, 0, 'the stream was reset with an error code')
       } else {
         // a second request on the same connection must never be answered
         const { text, closedByServer } = await exchange(s.port, `GET ${path} HTTP/1.1\r\n${H}\r\nGET / HTTP/1.1\r\n${H}\r\n`)

@@ -10,6 +10,8 @@ import { WebSocketServer, WebSocket } from 'ws'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
 import { exchange, responses } from '../wire/util.js'
 
+// Off h2 (both suites here): 'upgrade' is HTTP/1.1's (RFC 9113 §8.6: HTTP/2
+// has no Upgrade).
 eachMode('WebSocket upgrades through app.server', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s

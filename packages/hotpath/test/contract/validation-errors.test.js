@@ -3,7 +3,7 @@
 // attachValidation, and what a custom validator may answer.
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { eachMode, setup } from '../helpers/engines.js'
+import { eachMode, engineOption, H2Client, setup } from '../helpers/engines.js'
 import hotpath from '../../lib/index.js'
 import fastify from '../../lib/fastify.js'
 
@@ -107,11 +107,13 @@ eachMode('validation errors in hotpath/fastify', (mode) => {
   let app
   /** @type {string | null} */
   let base = null
+  /** @type {H2Client | null} */
+  let h2 = null
   /** @type {unknown} */
   let formatterThis
   before(async () => {
     app = fastify({
-      ...(mode === 'inject' ? {} : { engine: mode }),
+      ...engineOption(mode),
       schemaErrorFormatter (/** @type {any[]} */ errors, /** @type {string} */ part) {
         formatterThis = this
         return new Error(`app formatter: ${part}${errors[0].instancePath} ${errors[0].message}`)
@@ -130,13 +132,18 @@ eachMode('validation errors in hotpath/fastify', (mode) => {
     })
     await app.ready()
     if (mode !== 'inject') base = await app.listen({ port: 0, host: '127.0.0.1' })
+    if (mode === 'h2') h2 = new H2Client(Number(new URL(/** @type {string} */ (base)).port))
   })
-  after(() => app.close())
+  after(async () => {
+    if (h2 !== null) await h2.close()
+    await app.close()
+  })
 
   /** @param {string} url @param {string} [payload] */
   async function post (url, payload = '{}') {
-    if (base === null) {
-      const r = await app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } })
+    if (base === null || h2 !== null) {
+      const o = { method: 'POST', url, payload, headers: { 'content-type': 'application/json' } }
+      const r = await (h2 !== null ? h2.request(o) : app.inject(o))
       return { status: r.statusCode, body: r.json() }
     }
     const r = await fetch(base + url, { method: 'POST', body: payload, headers: { 'content-type': 'application/json' } })

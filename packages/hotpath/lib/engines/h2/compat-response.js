@@ -38,6 +38,18 @@ export function dropConnectionFields (headers) {
   return close
 }
 
+/**
+ * node:http's checks, with its error codes (ERR_INVALID_HTTP_TOKEN,
+ * ERR_INVALID_CHAR), before node:http2's own: its compat setHeader lets a
+ * CR, LF or a character above 0xFF through to the answer, which then fails
+ * where nothing can tell the middleware that set it.
+ * @param {string} name
+ * @param {any} value
+ */
+function checkField (name, value) {
+  checkHeaders({ [name]: value })
+}
+
 /** RFC 9113 §7 */
 export const NGHTTP2_NO_ERROR = 0
 
@@ -66,6 +78,23 @@ export function defineH2Response (http2) {
       this.compatUsed = false
       /** built after the engine answered on the stream itself (./response.js): that answer was whole */
       this.endedOnStream = false
+      /** a streamed body is being written (StreamWriter) */
+      this.writing = false
+      /** @type {Error | null} the streamed body failed on this side, and destroyed the response */
+      this.writerFailure = null
+      /** @type {(() => void) | null} the end report held back until the writer has told the core */
+      this.afterWriter = null
+    }
+
+    /**
+     * A streamed body that fails here (a source error, a length mismatch)
+     * destroys the response before the writer reports the failure: that is
+     * noted, so the stream's close is not taken for the client leaving first.
+     * @param {Error} [err]
+     */
+    destroy (err) {
+      if (err != null && this.writing && !this.stream.closed && !this.stream.destroyed) this.writerFailure = err
+      return super.destroy(err)
     }
 
     /**
@@ -74,6 +103,7 @@ export function defineH2Response (http2) {
      */
     setHeader (name, value) {
       if (typeof name === 'string' && isConnectionField(name, value)) return this
+      checkField(name, value)
       return super.setHeader(name, value)
     }
 
@@ -83,7 +113,22 @@ export function defineH2Response (http2) {
      */
     appendHeader (name, value) {
       if (typeof name === 'string' && isConnectionField(name, value)) return this
+      checkField(name, value)
       return super.appendHeader(name, value)
+    }
+
+    /**
+     * node:http2's takes no callback, where node:http's calls it once the
+     * 103 is written: a route that waits for it (reply.writeEarlyHints(hints,
+     * callback)) would wait forever. The 103 is handed to the session at
+     * once (stream.additionalHeaders), so the callback follows on the next tick.
+     * @param {Record<string, any>} hints
+     * @param {() => void} [callback]
+     */
+    writeEarlyHints (hints, callback) {
+      const sent = super.writeEarlyHints(hints)
+      if (typeof callback === 'function') process.nextTick(callback)
+      return sent
     }
 
     /**
@@ -153,7 +198,8 @@ export function defineH2Response (http2) {
         done(null)
         return
       }
-      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, done, trailers)
+      this.writing = true
+      new StreamWriter(/** @type {any} */ (this), statusCode, headers, stream, (err) => writerDone(this, done, err), trailers)
     }
 
     /**
@@ -232,11 +278,46 @@ export function writeInSlices (out, stream, body, offset) {
  * The core asked for Connection: close with the request's body unread
  * (a 413): the answer is out, and the stream is reset with NO_ERROR, which
  * tells the client to stop sending (RFC 9113 §8.1), while the session and
- * its other streams go on.
+ * its other streams go on. What the client sent before it read the reset
+ * is read and dropped: a stream ends only once its readable side has, so
+ * a body left unread would keep it, and its session, open.
  * @this {H2Response}
  */
 function endStream () {
   if (!this.stream.closed && !this.stream.destroyed) this.stream.close(NGHTTP2_NO_ERROR)
+  this.req.resume()
+}
+
+/**
+ * The writer is done: the core hears of its outcome, and then of the end
+ * held back for it.
+ * @param {H2Response} res
+ * @param {(err: Error | null) => void} done
+ * @param {Error | null} err
+ */
+function writerDone (res, done, err) {
+  res.writing = false
+  done(err)
+  const held = res.afterWriter
+  if (held !== null) {
+    res.afterWriter = null
+    held()
+  }
+}
+
+/**
+ * Holds back the report of a stream's end while a streamed body that
+ * failed on this side has not been reported: the core hears of the failure
+ * (logged as one) before the end, as node:http's order has it, rather than
+ * of a client that left (which is not logged as a failure).
+ * @param {H2Response} res
+ * @param {() => void} report
+ * @returns {boolean} held
+ */
+export function holdEnd (res, report) {
+  if (!res.writing || res.writerFailure === null) return false
+  res.afterWriter = report
+  return true
 }
 
 /**
@@ -245,6 +326,7 @@ function endStream () {
  * @this {H2Response}
  */
 function onResClose () {
+  if (holdEnd(this, () => onResClose.call(this))) return
   const listener = this.endListener
   if (listener === null) return
   const arg = this.endArg

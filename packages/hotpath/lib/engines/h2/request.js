@@ -67,6 +67,14 @@ export class H2StreamRequest {
     return this.headers['content-length'] !== '0'
   }
 
+  /**
+   * A middleware read the body stream to its end: the core then reads no
+   * body (waiting for one would last until the request timeout).
+   */
+  get readableEnded () {
+    return this.compatReq !== null && this.compatReq.readableEnded
+  }
+
   /** What a body-parsing middleware left on the compat request (express.json() sets it). */
   get body () {
     return this.compatReq === null ? undefined : /** @type {any} */ (this.compatReq).body

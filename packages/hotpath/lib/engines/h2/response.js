@@ -7,7 +7,7 @@
 // node engine's, which speaks node's response API).
 import { abortError } from '../node/request.js'
 import { checkHeaders } from '../node/response.js'
-import { dropConnectionFields, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
+import { dropConnectionFields, holdEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
 
 /** The stream's answer, for its 'close' listener (a module-level function: nothing is bound per request). */
 const kResponse = Symbol('hotpath.h2.response')
@@ -64,7 +64,10 @@ export class H2StreamResponse {
     stream.respond(fields)
     this.sentStatus = statusCode
     this.ended = true
-    if (close && !this.req.complete) stream.once('finish', endStream)
+    if (close && !this.req.complete) {
+      /** @type {any} */ (stream)[kResponse] = this
+      stream.once('finish', endStream)
+    }
     // No body: the stream ends in a frame of its own, as node's compat
     // response and Fastify end it, not on the HEADERS frame. A client that
     // waits for 'response' before it reads the body (h2url, common in
@@ -134,11 +137,16 @@ export class H2StreamResponse {
  * The core asked for Connection: close with the request's body unread
  * (a 413): the answer is out, and the stream is reset with NO_ERROR, which
  * tells the client to stop sending (RFC 9113 §8.1), while the session and
- * its other streams go on.
- * @this {import('node:http2').ServerHttp2Stream}
+ * its other streams go on. What the client sent before it read the reset
+ * is read and dropped: a stream ends only once its readable side has, so
+ * a body left unread would keep it, and its session, open.
+ * @this {any}
  */
 function endStream () {
   if (!this.closed && !this.destroyed) this.close(NGHTTP2_NO_ERROR)
+  const compatReq = /** @type {H2StreamResponse} */ (this[kResponse]).req.compatReq
+  if (compatReq !== null) compatReq.resume()
+  this.resume()
 }
 
 /**
@@ -147,6 +155,7 @@ function endStream () {
  */
 function onStreamClose () {
   const res = /** @type {H2StreamResponse} */ (this[kResponse])
+  if (res.compatRes !== null && holdEnd(res.compatRes, () => onStreamClose.call(this))) return
   const listener = res.endListener
   if (listener === null) return
   const arg = res.endArg
