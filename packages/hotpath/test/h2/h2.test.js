@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import http2 from 'node:http2'
 import https from 'node:https'
 import { once } from 'node:events'
+import net from 'node:net'
 import { execFileSync, execFile } from 'node:child_process'
 import { selfSigned } from '../helpers/tls.js'
 import hotpath from '../../lib/index.js'
@@ -371,3 +372,49 @@ test('TLS with allowHTTP1: an HTTP/1.1 upgrade on the h2 port goes to app.server
     await app.close()
   }
 })
+
+test('a malformed frame is answered by the session\'s own GOAWAY (PROTOCOL_ERROR); the server goes on serving other sessions', async () => {
+  const app = hotpath({ http2: true })
+  app.get('/', () => 'still here')
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const port = Number(new URL(base).port)
+    const received = await new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1')
+      /** @type {Buffer[]} */
+      const chunks = []
+      socket.on('data', (c) => chunks.push(c))
+      socket.on('close', () => resolve(Buffer.concat(chunks)))
+      socket.on('error', (err) => /** @type {any} */ (err).code === 'ECONNRESET' ? resolve(Buffer.concat(chunks)) : reject(err))
+      setTimeout(() => socket.destroy(), 3000).unref()
+      const preface = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')
+      const settings = Buffer.from([0, 0, 0, 0x4, 0, 0, 0, 0, 0]) // an empty SETTINGS frame
+      // a DATA frame on stream 0, which RFC 9113 §6.1 makes a connection error of type PROTOCOL_ERROR
+      const bad = Buffer.from([0, 0, 1, 0x0, 0, 0, 0, 0, 0, 0x61])
+      socket.write(Buffer.concat([preface, settings, bad]))
+    })
+    assert.equal(goAwayCode(received), 1, 'a GOAWAY with PROTOCOL_ERROR')
+    const session = http2.connect(base)
+    try {
+      assert.equal((await ask(session, { ':path': '/' })).body, 'still here')
+    } finally {
+      session.close()
+    }
+  } finally {
+    await app.close()
+  }
+})
+
+/**
+ * The error code of the first GOAWAY frame (type 0x7) among the frames a
+ * server sent, or -1.
+ * @param {Buffer} bytes
+ */
+function goAwayCode (bytes) {
+  for (let at = 0; at + 9 <= bytes.length;) {
+    const length = bytes.readUIntBE(at, 3)
+    if (bytes[at + 3] === 0x7 && at + 9 + 8 <= bytes.length) return bytes.readUInt32BE(at + 9 + 4)
+    at += 9 + length
+  }
+  return -1
+}
