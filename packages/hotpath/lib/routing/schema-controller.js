@@ -233,7 +233,7 @@ function defaultValidatorBuilder () {
     /** @type {any} */
     const compile = (/** @type {{ schema: any, httpPart?: string }} */ { schema, httpPart }) => compiler.compile(httpPart ?? 'body', schema)
     compile[kDefaultCompiler] = true
-    compile[kDeferrable] = (/** @type {any} */ schema, /** @type {string} */ httpPart) => compiler.canDefer(httpPart, schema) ? () => compiler.compileDeferred(httpPart, schema) : null
+    compile[kDeferrable] = (/** @type {any} */ schema, /** @type {string} */ httpPart) => compiler.deferral(httpPart, schema)
     if (key !== null) pool.set(key, compile)
     return compile
   }
