@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseOptions, HELP, UsageError } from './options.js'
 import { runBench } from './run.js'
+import { runStartup, writeStartupResults, renderStartupTable } from './startup.js'
 import { writeResults } from './output.js'
 import { createProgress } from './progress.js'
 import { renderTable, renderProblems, renderMatrix } from '../report/table.js'
@@ -38,6 +39,18 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
     const [a, b] = opts.files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')))
     stdout.write(renderComparison(compareRuns(a, b), a, b) + '\n')
     return { code: 0 }
+  }
+
+  if (opts.mode === 'startup') {
+    const startup = /** @type {import('./startup.js').StartupOptions} */ (opts.startup)
+    const results = await runStartup(startup, { log: (line) => stderr.write(`${line}\n`) })
+    const files = writeStartupResults(results, startup.out)
+    stdout.write(`\n${renderStartupTable(results)}\n`)
+    const rel = (f) => path.relative(process.cwd(), f) || f
+    stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n`)
+    const busy = results.env.loadAverage[0]
+    if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${results.env.cores} CPUs): other work was competing, expect noisy figures\n`)
+    return { code: 0, results, files }
   }
 
   const progress = createProgress(stderr)

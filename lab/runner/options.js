@@ -8,6 +8,7 @@ import { scenarioIds, scenarioGroups, getScenario, protocolOf } from '../scenari
 import { profiles } from './profiles.js'
 import { wrkVersion } from './loaders/wrk.js'
 import { loaderProtocols } from './loaders/index.js'
+import { startupTargetIds } from './startup.js'
 
 export const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url))
 
@@ -30,7 +31,10 @@ const spec = {
   'no-pin': { type: 'boolean' },
   'no-html': { type: 'boolean' },
   list: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' }
+  help: { type: 'boolean', short: 'h' },
+  routes: { type: 'string' },
+  'baseline-hotpath': { type: 'string' },
+  timeout: { type: 'string' }
 }
 
 export const HELP = `Usage: npm run bench -- [options]
@@ -69,6 +73,15 @@ Options
                        print the change from run A to run B per scenario and target,
                        with the noise band (min-max around the median) of each side
   --list               list targets and scenarios
+
+Startup profile (--profile startup: start-up time per process, not req/s)
+  --targets LIST       ${startupTargetIds.join(', ')}
+  --routes LIST        app sizes in routes, e.g. 100,1000,10000
+  --rounds N           processes per target and size, alternating (10,000 routes: 1)
+  --timeout S          seconds one process may take (default 120)
+  --baseline-hotpath DIR
+                       also time the hotpath package in DIR (packages/hotpath of another
+                       checkout, its dependencies installed) as target hotpath-baseline
   -h, --help           this text
 
 Examples
@@ -78,6 +91,7 @@ Examples
   npm run bench -- --profile h2
   npm run bench -- --cmd 'node my-server.js' --url /health --duration 5
   npm run bench -- --compare lab/results/main.json lab/results/branch.json
+  npm run bench -- --profile startup --routes 1000 --targets hotpath,fastify
 `
 
 function int (name, value, min, max) {
@@ -102,7 +116,7 @@ export class UsageError extends Error {}
 
 /**
  * @typedef {object} Options
- * @property {'run' | 'help' | 'list' | 'compare'} mode
+ * @property {'run' | 'help' | 'list' | 'compare' | 'startup'} mode
  * @property {string} profile
  * @property {string[]} targets
  * @property {string[]} scenarios
@@ -120,6 +134,7 @@ export class UsageError extends Error {}
  * @property {string} url
  * @property {string[]} files            --compare inputs
  * @property {import('./profiles.js').Goal[]} goals
+ * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
  */
 
 /**
@@ -139,13 +154,17 @@ export function parseOptions (argv) {
   if (!profile) throw new UsageError(`unknown profile "${profileName}" (known: ${Object.keys(profiles).join(', ')})`)
 
   const base = { profile: profileName, files: [], goals: profile.goals || [] }
-  if (v.help) return /** @type {Options} */ ({ ...defaults(profile), ...base, mode: 'help' })
-  if (v.list) return /** @type {Options} */ ({ ...defaults(profile), ...base, mode: 'list' })
+  // (the startup profile names targets of its own: help, list and compare take the default's)
+  const usual = profile.mode === 'startup' ? profiles.default : profile
+  if (v.help) return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'help' })
+  if (v.list) return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'list' })
   if (v.compare) {
     if (parsed.positionals.length !== 2) throw new UsageError('--compare takes two results files: --compare A.json B.json')
-    return /** @type {Options} */ ({ ...defaults(profile), ...base, mode: 'compare', files: parsed.positionals })
+    return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'compare', files: parsed.positionals })
   }
   if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+  if (profile.mode === 'startup') return startupOptions(v, profile, base)
+  for (const name of ['routes', 'baseline-hotpath', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
 
   const o = { ...defaults(profile), ...base, mode: /** @type {const} */ ('run') }
   if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
@@ -199,6 +218,39 @@ export function parseOptions (argv) {
     throw new UsageError(`--cmd is checked over HTTP/1.1: --loader ${o.loader} times HTTP/2 only`)
   }
   return o
+}
+
+/**
+ * The startup profile's options: its own targets (targets/startup.js),
+ * sizes and rounds; the options of the req/s profiles do not apply.
+ * @param {Record<string, any>} v
+ * @param {any} profile
+ * @param {{ profile: string, files: string[], goals: any[] }} base
+ * @returns {Options}
+ */
+function startupOptions (v, profile, base) {
+  for (const name of ['scenarios', 'duration', 'warmup', 'connections', 'pipelining', 'node', 'loader', 'cmd', 'url', 'compare']) {
+    if (v[name] !== undefined) throw new UsageError(`--${name} does not apply to --profile startup`)
+  }
+  /** @type {import('./startup.js').StartupOptions} */
+  const startup = {
+    targets: list('targets', v.targets ?? profile.targets.join(','), startupTargetIds),
+    routes: v.routes === undefined ? profile.routes : String(v.routes).split(',').map((x) => int('routes', x.trim(), 1, 100000)),
+    rounds: v.rounds === undefined ? profile.rounds : int('rounds', v.rounds, 1, 100),
+    roundsBySize: v.rounds === undefined ? profile.roundsBySize : {},
+    timeout: v.timeout === undefined ? profile.timeout : int('timeout', v.timeout, 1, 3600),
+    baselineHotpath: v['baseline-hotpath'] ?? null,
+    pin: 'auto',
+    out: v.out ?? DEFAULT_OUT
+  }
+  if (v['no-pin']) startup.pin = null
+  if (v.pin !== undefined) {
+    const m = /^(\d+):(\d+)$/.exec(v.pin)
+    if (!m || m[1] === m[2] || v['no-pin']) throw new UsageError(`--pin takes two different CPU numbers as SERVER:LOADER, e.g. 0:1, got "${v.pin}"`)
+    startup.pin = { server: Number(m[1]), loader: Number(m[2]) }
+  }
+  if (startup.baselineHotpath !== null && !startup.targets.includes('hotpath')) throw new UsageError('--baseline-hotpath goes with the hotpath target')
+  return /** @type {Options} */ ({ ...defaults(profiles.default), ...base, mode: 'startup', startup })
 }
 
 /** @returns {Omit<Options, 'mode' | 'profile' | 'files' | 'goals'>} */

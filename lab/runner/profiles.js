@@ -97,6 +97,19 @@ export const profiles = {
     warmup: 2,
     rounds: 5
   },
+  startup: {
+    description: 'start-up of an app of 100 / 1,000 / 10,000 POST routes with params, body and response schemas: import to ready() and to the first answer, per process, hotpath against Fastify, Express and Hono (5 rounds; 10,000 routes 1 round; about 4 minutes)',
+    mode: 'startup',
+    targets: ['hotpath', 'fastify', 'express', 'hono'],
+    // a Fastify process of 10,000 such routes takes about 40 s on one core
+    routes: [100, 1000, 10000],
+    rounds: 5,
+    roundsBySize: { 10000: 1 },
+    timeout: 120,
+    scenarios: ['hello'],
+    duration: 1,
+    warmup: 0
+  },
   h2: {
     description: 'HTTP/2 (h2c, prior knowledge): raw node:http2, Fastify and hotpath with http2, timed by h2load, 10 connections x 10 streams (about 1 minute; needs h2load, Debian: nghttp2-client)',
     loader: 'h2load',

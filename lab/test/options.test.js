@@ -98,3 +98,19 @@ test('bad options are usage errors that say what is wrong', () => {
   ]
   for (const [argv, re] of bad) assert.throws(() => parseOptions(argv), (err) => err instanceof UsageError && re.test(err.message), argv.join(' '))
 })
+
+test('the startup profile: its own targets, sizes and rounds; the req/s options do not apply', () => {
+  const o = parseOptions(['--profile', 'startup'])
+  assert.equal(o.mode, 'startup')
+  assert.deepEqual(o.startup?.targets, ['hotpath', 'fastify', 'express', 'hono'])
+  assert.deepEqual(o.startup?.routes, [100, 1000, 10000])
+  assert.equal(o.startup?.roundsBySize['10000'], 1)
+  const some = parseOptions(['--profile', 'startup', '--routes', '50,500', '--rounds', '2', '--targets', 'hotpath,fastify'])
+  assert.deepEqual(some.startup?.routes, [50, 500])
+  assert.equal(some.startup?.rounds, 2)
+  assert.deepEqual(some.startup?.roundsBySize, {}, 'rounds given: every size gets them')
+  assert.throws(() => parseOptions(['--profile', 'startup', '--targets', 'koa']), UsageError)
+  assert.throws(() => parseOptions(['--profile', 'startup', '--duration', '3']), UsageError)
+  assert.throws(() => parseOptions(['--routes', '100']), UsageError)
+  assert.equal(parseOptions(['--profile', 'startup', '--help']).mode, 'help')
+})

@@ -7,6 +7,7 @@ import { ensureFinishListener } from './finish.js'
 import { proxyAddress, proxyAddresses } from './proxy.js'
 import { NOOP_LOGGER } from '../logger.js'
 import { mediaType } from './parsers/content-type.js'
+import { compiledValidator } from '../routing/schema.js'
 
 export class Request {
   /**
@@ -309,20 +310,29 @@ export class Request {
  */
 function partValidator (route, part) {
   switch (part) {
-    case 'params': return route.validateParams?.validate
+    case 'params': return compiled(route.validateParams)
     case 'query':
-    case 'querystring': return route.validateQuery?.validate
-    case 'headers': return route.validateHeaders?.validate
+    case 'querystring': return compiled(route.validateQuery)
+    case 'headers': return compiled(route.validateHeaders)
     case 'body':
       if (route.validateBodyByType !== null) {
         /** @type {Record<string, Function>} */
         const byType = {}
-        for (const [type, v] of route.validateBodyByType) byType[type] = v.validate
+        for (const [type, v] of route.validateBodyByType) byType[type] = compiledValidator(v)
         return byType
       }
-      return route.validateBody?.validate
+      return compiled(route.validateBody)
   }
   return undefined
+}
+
+/**
+ * The validator's function as its compiler made it (one compiled on first
+ * use is compiled now), or undefined for a part without one.
+ * @param {import('../routing/schema.js').Validator | null} v
+ */
+function compiled (v) {
+  return v === null ? undefined : compiledValidator(v)
 }
 
 /** @param {Request} req */

@@ -4,6 +4,8 @@
 // a request asks and kept by the route for the next one (Fastify's API).
 // Nothing here runs unless a handler calls one of them.
 
+import { compiledSerializer } from '../routing/schema.js'
+
 /** @typedef {import('./reply.js').Reply} Reply */
 
 /**
@@ -75,7 +77,8 @@ export function serializeInput (reply, input, schema, httpStatus, contentType) {
  */
 function statusSerializer (route, status, contentType) {
   const entry = /** @type {any} */ (route.serializers?.get(String(status).toLowerCase()))
-  if (typeof contentType !== 'string') return entry
+  // (one compiled on first use is compiled now: what is handed out is the compiler's function)
+  if (typeof contentType !== 'string') return compiledSerializer(entry)
   // a status given one schema per content type has a serializer per type
-  return typeof entry === 'function' ? entry.byType?.get(contentType.toLowerCase()) : undefined
+  return typeof entry === 'function' ? compiledSerializer(entry.byType?.get(contentType.toLowerCase())) : undefined
 }

@@ -144,6 +144,28 @@ export class Route {
     handlerStage(reply)
   }
 
+  /**
+   * Puts a serializer compiled on its first call in the place of its lazy
+   * stand-in, in every table of this route, so that the next answer calls
+   * it with no detour.
+   * @param {import('./schema.js').SerializeFn} lazy
+   * @param {import('./schema.js').SerializeFn} built
+   */
+  swapSerializer (lazy, built) {
+    const map = this.serializers
+    if (map === null) return
+    for (const [key, fn] of map) {
+      if (fn === lazy) map.set(key, built)
+      // a status with a schema per content type picks from its own map
+      const byType = /** @type {any} */ (fn).byType
+      if (byType instanceof Map) for (const [type, one] of byType) if (one === lazy) byType.set(type, built)
+    }
+    if (this.serialize200 === lazy) this.serialize200 = built
+    for (const [status, fn] of this.serializeExact) if (fn === lazy) this.serializeExact.set(status, built)
+    const byClass = this.serializeByClass
+    for (let i = 0; i < byClass.length; i++) if (byClass[i] === lazy) byClass[i] = built
+  }
+
   /** Called once at ready(). */
   compile () {
     const ctx = this.context
@@ -253,7 +275,7 @@ export class Route {
         const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : null
         const compile = ownSerializer ?? controller.setupSerializer(app.serializerOptions)
         this.serializerCompiler = compile
-        this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error })
+        this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error, swap: (lazy, built) => this.swapSerializer(lazy, built) })
         this.serialize200 = pickSerializer(this.serializers, 200)
         const table = serializerTable(this.serializers)
         this.serializeExact = table.exact

@@ -4,7 +4,8 @@
 // compilers when the child's plugin loads. The default compilers (ajv and
 // fast-json-stringify) are built at ready(), once for every set of shared
 // schemas, so plugin scopes that add none share one.
-import { SchemaCompiler } from './schema.js'
+import { SchemaCompiler, kDeferrable } from './schema.js'
+import { deferrable } from './schema-check.js'
 import { loadModule as load } from '../require.js'
 
 /**
@@ -232,6 +233,7 @@ function defaultValidatorBuilder () {
     /** @type {any} */
     const compile = (/** @type {{ schema: any, httpPart?: string }} */ { schema, httpPart }) => compiler.compile(httpPart ?? 'body', schema)
     compile[kDefaultCompiler] = true
+    compile[kDeferrable] = (/** @type {any} */ schema, /** @type {string} */ httpPart) => compiler.deferral(httpPart, schema)
     if (key !== null) pool.set(key, compile)
     return compile
   }
@@ -251,8 +253,64 @@ function defaultSerializerBuilder () {
     const key = poolKey(shared)
     const known = key === null ? undefined : pool.get(key)
     if (known !== undefined) return known
-    const compile = (/** @type {{ schema: any }} */ { schema }) => load('fast-json-stringify')(schema, { ...options, schema: shared })
+    let built = false
+    /** @param {any} schema */
+    const build = (schema) => load('fast-json-stringify')(schema, { ...options, schema: shared })
+    /** @type {any} */
+    const compile = (/** @type {{ schema: any }} */ { schema }) => {
+      built = true
+      return build(schema)
+    }
+    // The first schema compiles at ready(), so that serializerOpts
+    // fast-json-stringify refuses are refused there; the others wait for
+    // their first use when the check finds nothing a build would refuse.
+    // A deferred schema is plain JSON (schema-check.js): routes whose
+    // schemas have the same text share one serializer.
+    const check = serializerCheck(shared)
+    /** @type {Map<string, Function>} */
+    const byText = new Map()
+    compile[kDeferrable] = (/** @type {any} */ schema) => built && check(schema)
+      ? () => {
+          const text = JSON.stringify(schema)
+          const known = byText.get(text)
+          if (known !== undefined) return known
+          const fn = build(schema)
+          byText.set(text, fn)
+          return fn
+        }
+      : null
     if (key !== null) pool.set(key, compile)
     return compile
   }
+}
+
+/**
+ * Whether a response schema's build can wait for its first use: it passes
+ * the meta-schema fast-json-stringify checks every schema against (its own
+ * compiled validator, which it runs on each build; when it cannot be
+ * loaded, every schema is built at ready()), and schema-check.js finds
+ * nothing a build would refuse, in it or in the shared schemas it $refs.
+ * @param {Record<string, any>} shared
+ * @returns {(schema: any) => boolean}
+ */
+function serializerCheck (shared) {
+  /** @type {((schema: any) => boolean) | null} */
+  let validSchema = null
+  try {
+    validSchema = load('fast-json-stringify/lib/schema-validator')
+  } catch {}
+  /** @type {Map<string, boolean>} */
+  const checked = new Map()
+  /** @param {string} id @returns {any} */
+  const lookup = (id) => {
+    if (!Object.hasOwn(shared, id)) return undefined
+    let ok = checked.get(id)
+    if (ok === undefined) {
+      checked.set(id, false)
+      ok = /** @type {(schema: any) => boolean} */ (validSchema)(shared[id]) === true && deferrable(shared[id], lookup, true)
+      checked.set(id, ok)
+    }
+    return ok ? shared[id] : undefined
+  }
+  return (schema) => validSchema !== null && schema !== null && typeof schema === 'object' && validSchema(schema) === true && deferrable(schema, lookup)
 }

@@ -1,21 +1,37 @@
 // Validators (ajv) and serializers (fast-json-stringify), compiled once per
-// route at ready(), through the compilers of the route's plugin scope
-// (./schema-controller.js). Params, query and headers arrive as strings, so
-// hotpath's validator coerces their types; a body's it does not.
+// route through the compilers of the route's plugin scope
+// (./schema-controller.js): at ready(), or with hotpath's own compilers on
+// the route's first request when ./schema-check.js finds nothing a compile
+// would refuse. Params, query and headers arrive as strings, so hotpath's
+// validator coerces their types; a body's it does not.
 import { createError } from '../errors.js'
 // ajv, ajv-formats and fast-json-stringify are loaded by the first route
 // that has a schema: an app without schemas does not carry them.
 import { loadModule as load } from '../require.js'
 import { mediaType } from '../lifecycle/parsers/content-type.js'
+import { deferrable } from './schema-check.js'
+
+/**
+ * On a compile function of hotpath's own (ajv's, fast-json-stringify's):
+ * `(schema, httpPart?) => (() => compiled) | null`, the compile to run on
+ * the schema's first use, or null when it must compile at ready()
+ * (./schema-check.js). Custom compilers do not have it: theirs run at
+ * ready(), as Fastify runs them.
+ */
+export const kDeferrable = Symbol('hotpath.deferrable')
+/** on a serializer whose compile waits for its first call: compiles it (once) and answers it */
+const kResolve = Symbol('hotpath.resolveSerializer')
 
 /**
  * @typedef {(data: unknown, dataCxt?: any) => any} ValidateFn  ajv answers a boolean, a custom compiler's validator more (runValidator)
- * @typedef {{ validate: ValidateFn & { errors?: any[] | null }, part: string, key: string, withParent: boolean }} Validator
+ * @typedef {{ validate: ValidateFn & { errors?: any[] | null }, part: string, key: string, withParent: boolean, pending: (() => ValidateFn) | null }} Validator
  *   `key`: the request property the part is read from and written back to;
  *   `withParent`: ajv is given the request as the data's parent, so that a
  *   root value it coerces (a body `"10"` for `{ type: 'integer' }`) is
  *   written back (only for schemas whose root is not an object: an object
- *   is coerced in place, and the parent costs an object per call)
+ *   is coerced in place, and the parent costs an object per call);
+ *   `pending`: the compile of a validator compiled on first use, which
+ *   replaces `validate` (see compiledValidator), null once done
  * @typedef {(data: unknown, contentType?: string) => string} SerializeFn
  *   the content type matters only to a status whose schema is given per
  *   content type (`{ content: { 'application/json': { schema } } }`)
@@ -34,6 +50,16 @@ export class SchemaCompiler {
     this._plain = null
     /** @type {Record<string, any>} the shared schemas ($id → schema) its validators may $ref */
     this.shared = {}
+    /** shared schemas walked by canDefer: $id → nothing found that only a compile refuses @type {Map<string, boolean>} */
+    this.sharedChecked = new Map()
+    /** per ajv instance, the keywords its plugins (and onCreate) added @type {Map<any, Set<string>>} */
+    this.pluginKeywords = new Map()
+    /** the ajv instances that have compiled a schema at ready() @type {Set<any>} */
+    this.warmed = new Set()
+    /** validators of deferred schemas by their JSON text, one map per ajv instance @type {Map<string, any>} */
+    this._coercingByText = new Map()
+    /** @type {Map<string, any>} */
+    this._plainByText = new Map()
   }
 
   /**
@@ -52,6 +78,7 @@ export class SchemaCompiler {
     const Ajv = load('ajv')
     const o = this.options
     const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, coerceTypes: coerce ? 'array' : false, ...o?.customOptions })
+    const ownKeywords = new Set(Object.keys(ajv.RULES.keywords))
     // an ajv plugin is a function, or [function, its options] (as Fastify
     // takes them); ajv-formats comes after them unless one of them is it
     let formats = true
@@ -63,6 +90,12 @@ export class SchemaCompiler {
     }
     if (formats) load('ajv-formats')(ajv)
     o?.onCreate?.(ajv)
+    // the keywords plugins added check their values only as they compile:
+    // a schema that uses one compiles at ready() (canDefer)
+    /** @type {Set<string>} */
+    const added = new Set()
+    for (const keyword of Object.keys(ajv.RULES.keywords)) if (!ownKeywords.has(keyword)) added.add(keyword)
+    this.pluginKeywords.set(ajv, added)
     addShared(ajv, this.shared)
     if (coerce) this._coercing = ajv
     else this._plain = ajv
@@ -84,11 +117,101 @@ export class SchemaCompiler {
   }
 
   /**
+   * compile() for a schema canDefer() accepted, which is plain JSON: routes
+   * whose schemas have the same text (the same params on every route of a
+   * generated app) share one validator, compiled once.
+   * @param {string} part
+   * @param {any} schema
+   */
+  compileDeferred (part, schema) {
+    const coerce = part !== 'body'
+    const cache = coerce ? this._coercingByText : this._plainByText
+    const text = JSON.stringify(schema)
+    let validate = cache.get(text)
+    if (validate === undefined) {
+      validate = this.ajv(coerce).compile(schema)
+      cache.set(text, validate)
+    }
+    return validate
+  }
+
+  /**
+   * The compile to run on this schema's first use, or null when it must
+   * compile at ready() (canDefer). The first such schema of each ajv
+   * instance compiles now all the same, so that ajv's own code first runs
+   * at ready() rather than on a request: a route's first request took
+   * 16-21 ms when it was the process's first compile, 3-4 ms after (1,000
+   * routes of lab/targets/startup.js). Should that compile throw, null:
+   * the compile at ready() reports it.
+   * @param {string} part
+   * @param {any} schema
+   * @returns {(() => any) | null}
+   */
+  deferral (part, schema) {
+    if (!this.canDefer(part, schema)) return null
+    const later = () => this.compileDeferred(part, schema)
+    const ajv = this.ajv(part !== 'body')
+    if (!this.warmed.has(ajv)) {
+      this.warmed.add(ajv)
+      try {
+        later()
+      } catch {
+        return null
+      }
+    }
+    return later
+  }
+
+  /**
+   * Whether this schema's compile can wait for its first use: its ajv is
+   * not strict (strict mode finds its faults only by compiling), the
+   * schema passes the meta-schema, and schema-check.js finds nothing that
+   * only a compile would refuse. Builds the ajv instance, so that the
+   * app's ajv options and shared schemas are still checked at ready().
+   * @param {string} part
+   * @param {any} schema
+   */
+  canDefer (part, schema) {
+    if (schema === null || typeof schema !== 'object') return false
+    const ajv = this.ajv(part !== 'body')
+    const o = ajv.opts
+    if (o.strictSchema === true || o.strictNumbers === true || o.strictTypes === true || o.strictTuples === true || o.strictRequired === true) return false
+    if (!ajv.validateSchema(schema)) return false
+    return deferrable(schema, (id) => this.lookup(ajv, id), false, this.pluginKeywords.get(ajv))
+  }
+
+  /**
+   * A schema an ajv instance knows by id: a shared one (walked once, so
+   * that a fault in it is found at ready() too), or one ajv registered
+   * when a schema with an $id compiled.
+   * @param {any} ajv
+   * @param {string} id
+   */
+  lookup (ajv, id) {
+    if (Object.hasOwn(this.shared, id)) {
+      let ok = this.sharedChecked.get(id)
+      if (ok === undefined) {
+        this.sharedChecked.set(id, false)
+        ok = deferrable(this.shared[id], (other) => this.lookup(ajv, other), true, this.pluginKeywords.get(ajv))
+        this.sharedChecked.set(id, ok)
+      }
+      return ok ? this.shared[id] : undefined
+    }
+    const env = ajv.schemas[id] ?? ajv.refs[id]
+    if (env === undefined) return undefined
+    return env !== null && typeof env === 'object' && env.schema !== null && typeof env.schema === 'object' ? env.schema : null
+  }
+
+  /**
    * @param {Record<string, any>} responses  status / 'Nxx' / 'default' → schema
-   * @param {{ compile: Function, method: string, url: string, error: (code: string, ...args: any[]) => Error }} custom  the serializer compiler that applies
+   * @param {{ compile: Function, method: string, url: string, error: (code: string, ...args: any[]) => Error, swap?: (lazy: SerializeFn, built: SerializeFn) => void }} custom
+   *   the serializer compiler that applies; `swap` puts a serializer
+   *   compiled on first use in the lazy one's place
    * @returns {Map<string, SerializeFn>}
    */
   static serializers (responses, custom) {
+    /** @type {((schema: any) => (() => SerializeFn) | null) | undefined} */
+    const deferred = /** @type {any} */ (custom.compile)[kDeferrable]
     /** @type {Map<string, SerializeFn>} */
     const map = new Map()
     for (const key of Object.keys(responses)) {
@@ -97,11 +220,16 @@ export class SchemaCompiler {
       const schema = responses[key]
       /** @param {any} one @param {string | undefined} contentType */
       const compile = (one, contentType) => {
-        try {
-          return custom.compile({ schema: one, method: custom.method, url: custom.url, httpStatus: key, ...(contentType === undefined ? {} : { contentType }) })
-        } catch (err) {
-          throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
+        const later = deferred === undefined ? null : deferred(one)
+        /** @returns {SerializeFn} */
+        const build = () => {
+          try {
+            return later === null ? custom.compile({ schema: one, method: custom.method, url: custom.url, httpStatus: key, ...(contentType === undefined ? {} : { contentType }) }) : later()
+          } catch (err) {
+            throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
+          }
         }
+        return later === null ? build() : lazySerializer(build, custom.swap)
       }
       const content = hasContent(schema) ? schema.content : null
       if (content === null) {
@@ -116,6 +244,58 @@ export class SchemaCompiler {
     }
     return map
   }
+}
+
+/**
+ * A serializer compiled on its first call; `swap` then puts the compiled
+ * one in its place in the route's tables, so that later answers call it
+ * directly.
+ * @param {() => SerializeFn} build
+ * @param {((lazy: SerializeFn, built: SerializeFn) => void) | undefined} swap
+ * @returns {SerializeFn}
+ */
+function lazySerializer (build, swap) {
+  /** @type {SerializeFn | null} */
+  let built = null
+  const resolve = () => {
+    if (built === null) {
+      built = build()
+      swap?.(lazy, built)
+    }
+    return built
+  }
+  /** @type {SerializeFn & { [kResolve]?: () => SerializeFn }} */
+  const lazy = (data, contentType) => resolve()(data, contentType)
+  lazy[kResolve] = resolve
+  return lazy
+}
+
+/**
+ * A serializer as its compiler made it: a lazy one compiled now (what
+ * reply.getSerializationFunction() hands out is the compiled function).
+ * @template T
+ * @param {T} fn
+ * @returns {T}
+ */
+export function compiledSerializer (fn) {
+  const resolve = /** @type {any} */ (fn)?.[kResolve]
+  return typeof resolve === 'function' ? resolve() : fn
+}
+
+/**
+ * A validator as its compiler made it: one compiled on first use is
+ * compiled now, and put in place of the stand-in on the Validator.
+ * @param {Validator} v
+ */
+export function compiledValidator (v) {
+  const pending = v.pending
+  if (pending !== null) {
+    // (pending stays set until the compile succeeds: a compile that throws
+    // throws again on the next call, not a call to the stand-in forever)
+    v.validate = /** @type {any} */ (pending())
+    v.pending = null
+  }
+  return v.validate
 }
 
 /**
@@ -166,17 +346,30 @@ export function buildValidator (part, schema, how) {
     if (part !== 'body') s = objectShorthand(s)
     if (part === 'headers' && !hasCustomPrototype(schema)) s = lowerCaseHeaders(s)
   }
-  let validate
-  try {
-    validate = how.compile(how.contentType === undefined ? { schema: s, method: how.method, url: how.url, httpPart: part } : { schema: s, method: how.method, url: how.url, httpPart: part, contentType: how.contentType })
-  } catch (err) {
-    throw how.error('HP_ERR_INVALID_SCHEMA', how.method, how.url, /** @type {Error} */ (err).message)
+  /** @type {((schema: any, httpPart: string) => (() => ValidateFn) | null) | undefined} */
+  const deferred = how.custom ? undefined : /** @type {any} */ (how.compile)[kDeferrable]
+  const later = deferred === undefined ? null : deferred(s, part)
+  const compile = () => {
+    try {
+      if (later !== null) return later()
+      return how.compile(how.contentType === undefined ? { schema: s, method: how.method, url: how.url, httpPart: part } : { schema: s, method: how.method, url: how.url, httpPart: part, contentType: how.contentType })
+    } catch (err) {
+      throw how.error('HP_ERR_INVALID_SCHEMA', how.method, how.url, /** @type {Error} */ (err).message)
+    }
   }
-  if (typeof validate !== 'function') return null
   const key = part === 'querystring' ? 'query' : part
   // ajv writes a coerced root value back only through the parent
-  const withParent = validate.schemaEnv !== undefined && (s === null || typeof s !== 'object' || s.type !== 'object')
-  return { validate: /** @type {any} */ (validate), part, key, withParent }
+  const rootNotObject = s === null || typeof s !== 'object' || s.type !== 'object'
+  if (later !== null) {
+    // compiled by the first request that reaches it (hotpath's ajv always
+    // answers a function, and one with a schemaEnv), then called directly
+    /** @type {Validator} */
+    const v = { validate: (data, dataCxt) => compiledValidator(v)(data, dataCxt), part, key, withParent: rootNotObject, pending: compile }
+    return v
+  }
+  const validate = compile()
+  if (typeof validate !== 'function') return null
+  return { validate: /** @type {any} */ (validate), part, key, withParent: validate.schemaEnv !== undefined && rootNotObject, pending: null }
 }
 
 /**
