@@ -215,6 +215,26 @@ test('curl --http2-prior-knowledge', { skip: curlH2 ? false : 'curl with HTTP/2 
   }
 })
 
+test('curl over TLS: --http2 negotiates h2, --http1.1 on the same port is served by wire (allowHTTP1)', { skip: !curlH2 ? 'curl with HTTP/2 is not installed' : tls === null ? 'openssl is not installed' : false }, async () => {
+  const app = hotpath({ http2: true, https: { ...tls, allowHTTP1: true } })
+  app.get('/', (req) => ({ version: req.raw.httpVersion }))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  /** @param {string} flag */
+  const curl = (flag) => new Promise((resolve, reject) => {
+    execFile('curl', ['-s', '-i', '-k', flag, '--max-time', '10', `${base}/`], (err, stdout) => err ? reject(err) : resolve(stdout))
+  })
+  try {
+    const h2 = await curl('--http2')
+    assert.match(h2, /^HTTP\/2 200/)
+    assert.match(h2, /\{"version":"2.0"\}$/)
+    const h1 = await curl('--http1.1')
+    assert.match(h1, /^HTTP\/1.1 200 OK/)
+    assert.match(h1, /\{"version":"1.1"\}$/)
+  } finally {
+    await app.close()
+  }
+})
+
 test('a large body the client cancels unread does not fill the session: its next stream is served', async () => {
   const app = hotpath({ http2: true })
   // past node:http2's maxSessionMemory (10 MB) if it were queued whole
