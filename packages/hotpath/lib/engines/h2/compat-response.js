@@ -327,12 +327,22 @@ export function holdEnd (res, report) {
  */
 function onResClose () {
   if (holdEnd(this, () => onResClose.call(this))) return
-  const listener = this.endListener
+  reportEnd(this, handedOver(this))
+}
+
+/**
+ * Tells the core's end listener, once, how a response ended: handed over
+ * whole, or cut short (an abort error).
+ * @param {{ endListener: ((arg: any, error: Error | null) => void) | null, endArg: any }} res
+ * @param {boolean} handed
+ */
+export function reportEnd (res, handed) {
+  const listener = res.endListener
   if (listener === null) return
-  const arg = this.endArg
-  this.endListener = null
-  this.endArg = null
-  listener(arg, handedOver(this) ? null : abortError())
+  const arg = res.endArg
+  res.endListener = null
+  res.endArg = null
+  listener(arg, handed ? null : abortError())
 }
 
 /**

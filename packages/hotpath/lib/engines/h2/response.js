@@ -7,7 +7,7 @@
 // node engine's, which speaks node's response API).
 import { abortError } from '../node/request.js'
 import { checkHeaders } from '../node/response.js'
-import { dropConnectionFields, holdEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
+import { dropConnectionFields, holdEnd, reportEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
 
 /** The stream's answer, for its 'close' listener (a module-level function: nothing is bound per request). */
 const kResponse = Symbol('hotpath.h2.response')
@@ -156,12 +156,7 @@ function endStream () {
 function onStreamClose () {
   const res = /** @type {H2StreamResponse} */ (this[kResponse])
   if (res.compatRes !== null && holdEnd(res.compatRes, () => onStreamClose.call(this))) return
-  const listener = res.endListener
-  if (listener === null) return
-  const arg = res.endArg
-  res.endListener = null
-  res.endArg = null
-  listener(arg, handedOver(res) ? null : abortError())
+  reportEnd(res, handedOver(res))
 }
 
 /**
