@@ -50,6 +50,27 @@ function checkField (name, value) {
   checkHeaders({ [name]: value })
 }
 
+/**
+ * The body an answer carries, its Content-Length set in `headers`: none
+ * for HEAD (the length it would have, RFC 9110 §9.3.2), 204 (no length)
+ * and 304.
+ * @param {string} method
+ * @param {number} statusCode
+ * @param {import('../engine.js').OutgoingHeaders} headers
+ * @param {string | Buffer | null} body
+ * @returns {string | Buffer | null}
+ */
+export function framedBody (method, statusCode, headers, body) {
+  const length = body === null || headers['content-length'] !== undefined ? -1 : typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  if (method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+    if (statusCode === 204) delete headers['content-length']
+    else if (length !== -1) headers['content-length'] = length
+    return null
+  }
+  if (length !== -1) headers['content-length'] = length
+  return body
+}
+
 /** RFC 9113 §7 */
 export const NGHTTP2_NO_ERROR = 0
 
@@ -161,14 +182,7 @@ export function defineH2Response (http2) {
      */
     respond (statusCode, headers, body) {
       const close = dropConnectionFields(headers)
-      const method = this.req.method
-      if (method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-        if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-        if (statusCode === 204) delete headers['content-length']
-        body = null
-      } else if (body !== null && headers['content-length'] === undefined) {
-        headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-      }
+      body = framedBody(this.req.method, statusCode, headers, body)
       // node:http2 checks names and values in writeHead, and throws with
       // nothing sent (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN, as node:http)
       checkHeaders(headers)

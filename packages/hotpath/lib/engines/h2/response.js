@@ -7,7 +7,7 @@
 // node engine's, which speaks node's response API).
 import { abortError } from '../node/request.js'
 import { checkHeaders } from '../node/response.js'
-import { dropConnectionFields, holdEnd, reportEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
+import { dropConnectionFields, framedBody, holdEnd, reportEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
 
 /** The stream's answer, for its 'close' listener (a module-level function: nothing is bound per request). */
 const kResponse = Symbol('hotpath.h2.response')
@@ -47,13 +47,7 @@ export class H2StreamResponse {
     if (this.compatRes !== null) return this.compatRes.respond(statusCode, headers, body)
     const stream = this.stream
     const close = dropConnectionFields(headers)
-    if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-      if (body !== null && statusCode !== 204 && headers['content-length'] === undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-      if (statusCode === 204) delete headers['content-length']
-      body = null
-    } else if (body !== null && headers['content-length'] === undefined) {
-      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-    }
+    body = framedBody(this.req.method, statusCode, headers, body)
     // node:http2 checks names and values too, but throws its own codes;
     // these are node:http's (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN), with nothing sent
     checkHeaders(headers)
