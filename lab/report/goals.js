@@ -19,6 +19,7 @@ export function evaluateGoals (results) {
         // the goal unknown, never met
         if (g.metric === 'p99') value = ratioOrNull(a.latency[99], b.latency[99])
         if (g.metric === 'rss') value = ratioOrNull(a.rss.max, b.rss.max)
+        if (g.metric === 'cpu') value = ratioOrNull(a.cpuUsPerReq?.median, b.cpuUsPerReq?.median)
       }
       const met = value === null || !Number.isFinite(value) ? null : g.metric === 'rps' ? value >= g.ratio : value <= g.ratio
       const why = a?.state !== 'timed' || b?.state !== 'timed' ? `${a?.state !== 'timed' ? g.target : g.vs} not timed` : 'a figure is missing'
@@ -31,7 +32,7 @@ export function evaluateGoals (results) {
 export function renderGoals (verdicts) {
   if (!verdicts.length) return ''
   const lines = verdicts.map((v) => {
-    const what = v.metric === 'rps' ? 'req/s' : v.metric === 'p99' ? 'p99 latency' : 'peak RSS'
+    const what = v.metric === 'rps' ? 'req/s' : v.metric === 'p99' ? 'p99 latency' : v.metric === 'cpu' ? 'CPU per request' : 'peak RSS'
     const cmp = v.metric === 'rps' ? '≥' : '≤'
     const mark = v.met === null ? '  ?' : v.met ? ' ok' : 'MISS'
     return `${mark.padStart(4)}  ${v.scenario}: ${v.target} ${what} / ${v.vs} = ${v.value === null ? `— (${v.why})` : fmtRatio(v.value)} (goal ${cmp} ${v.ratio}, ${v.source})`

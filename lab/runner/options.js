@@ -3,7 +3,7 @@
 
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { targetIds, targetGroups } from '../targets/index.js'
+import { targetIds, targetGroups, isHotpathTarget } from '../targets/index.js'
 import { scenarioIds, scenarioGroups, getScenario, protocolOf } from '../scenarios/index.js'
 import { profiles } from './profiles.js'
 import { wrkVersion } from './loaders/wrk.js'
@@ -69,6 +69,10 @@ Options
   --cmd 'COMMAND'      benchmark your own server: COMMAND gets PORT and HOST in its
                        environment; --url /path is requested (GET, any 2xx counts)
   --url /PATH          the path for --cmd (default /)
+  --baseline-hotpath DIR
+                       also time the hotpath package in DIR (packages/hotpath of another
+                       checkout, its dependencies installed): each hotpath target gets a
+                       twin, <id>-baseline, in the same interleaved rounds
   --compare A.json B.json
                        print the change from run A to run B per scenario and target,
                        with the noise band (min-max around the median) of each side
@@ -133,6 +137,7 @@ export class UsageError extends Error {}
  * @property {string | null} cmd
  * @property {string} url
  * @property {string[]} files            --compare inputs
+ * @property {string | null} baselineHotpath  another hotpath package directory, timed as the hotpath targets' -baseline twins
  * @property {import('./profiles.js').Goal[]} goals
  * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
  */
@@ -164,7 +169,7 @@ export function parseOptions (argv) {
   }
   if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
   if (profile.mode === 'startup') return startupOptions(v, profile, base)
-  for (const name of ['routes', 'baseline-hotpath', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
+  for (const name of ['routes', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
 
   const o = { ...defaults(profile), ...base, mode: /** @type {const} */ ('run') }
   if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
@@ -189,6 +194,10 @@ export function parseOptions (argv) {
     const m = /^(\d+):(\d+)$/.exec(v.pin)
     if (!m || m[1] === m[2]) throw new UsageError(`--pin takes two different CPU numbers as SERVER:LOADER, e.g. 0:1, got "${v.pin}"`)
     o.pin = { server: Number(m[1]), loader: Number(m[2]) }
+  }
+  if (v['baseline-hotpath'] !== undefined) {
+    if (!o.targets.some(isHotpathTarget)) throw new UsageError('--baseline-hotpath goes with a hotpath target')
+    o.baselineHotpath = v['baseline-hotpath']
   }
   if (v.out !== undefined) o.out = v.out
   if (v['no-html']) o.html = false
@@ -269,6 +278,7 @@ function defaults (profile) {
     out: DEFAULT_OUT,
     html: true,
     cmd: null,
-    url: '/'
+    url: '/',
+    baselineHotpath: null
   }
 }

@@ -10,8 +10,8 @@
  * @property {string} scenario
  * @property {string} target
  * @property {string} vs                   the other target
- * @property {'rps' | 'p99' | 'rss'} metric
- * @property {number} ratio                rps: target/vs ≥ ratio; p99, rss: target/vs ≤ ratio
+ * @property {'rps' | 'p99' | 'rss' | 'cpu'} metric   cpu: server CPU time per request
+ * @property {number} ratio                rps: target/vs ≥ ratio; p99, rss, cpu: target/vs ≤ ratio
  * @property {string} source
  */
 
@@ -62,6 +62,19 @@ export const profiles = {
         ({ scenario, target: 'hotpath-wire', vs: 'fastify', metric: 'rps', ratio: 1.4, source: 'issue 4' })),
       { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'p99', ratio: 1, source: 'issue 4 (p99 below node:http)' },
       { scenario: 'hello', target: 'hotpath-wire', vs: 'node-http', metric: 'rss', ratio: 1, source: 'issue 4 (RSS no higher)' }
+    ]
+  },
+  floor: {
+    description: 'hotpath\'s wire engine against the floor: a node:net server that writes a canned answer per request and does no HTTP work, with raw node:http beside them; hello, one request and ten pipelined per connection (about 2 minutes; wrk when installed)',
+    loader: 'prefer-wrk',
+    targets: ['net-canned', 'node-http', 'hotpath-wire'],
+    scenarios: ['hello', 'pipelined'],
+    duration: 3,
+    warmup: 2,
+    rounds: 5,
+    goals: [
+      { scenario: 'hello', target: 'hotpath-wire', vs: 'net-canned', metric: 'cpu', ratio: 1.1, source: 'project goal: hello within 1.1x of the floor' },
+      { scenario: 'pipelined', target: 'hotpath-wire', vs: 'net-canned', metric: 'cpu', ratio: 1.5, source: 'project goal: pipelined within 1.5x of the floor' }
     ]
   },
   middleware: {

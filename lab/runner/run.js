@@ -2,7 +2,7 @@
 // check its answers, warm it up, then time the targets in interleaved rounds
 // (rotating the order each round) and collect every raw sample.
 
-import { getTarget } from '../targets/index.js'
+import { getTarget, baselineTwin, isHotpathTarget } from '../targets/index.js'
 import { getScenario, protocolOf } from '../scenarios/index.js'
 import { startServer } from './server.js'
 import { checkTarget } from './conformance.js'
@@ -12,6 +12,9 @@ import { captureEnv } from './env.js'
 import { allowedCpus } from './proc.js'
 import { summarize } from './stats.js'
 import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 /** Decides the CPUs of server and loader, and says why. */
 export function choosePinning (pin, { hasTaskset = tasksetExists(), cpus = allowedCpus() } = {}) {
@@ -98,7 +101,7 @@ export async function runBench (opts, { log, progress }) {
     const scenarios = opts.cmd ? [customScenario(opts.url)] : opts.scenarios.map(getScenario)
     const targetList = opts.cmd
       ? [{ id: 'custom', label: opts.cmd, cmd: opts.cmd }]
-      : opts.targets.map((id) => ({ ...getTarget(id) }))
+      : withBaselines(opts.targets.map((id) => ({ ...getTarget(id) })), opts.baselineHotpath)
     const results = {
       schema: 1,
       startedAt: startedAt.toISOString(),
@@ -246,4 +249,17 @@ async function spansExported (srv) {
 /** A short pause between runs, so the previous run's sockets are closed and the server is idle. */
 function settle () {
   return new Promise((resolve) => setTimeout(resolve, 100))
+}
+
+/**
+ * The targets, each hotpath one followed by its twin on the package in
+ * `dir` (--baseline-hotpath), so both run in the same interleaved rounds.
+ * @param {any[]} list
+ * @param {string | null | undefined} dir
+ */
+function withBaselines (list, dir) {
+  if (!dir) return list
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
+  const entry = pathToFileURL(path.resolve(dir, pkg.main ?? 'lib/index.js')).href
+  return list.flatMap((t) => isHotpathTarget(t.id) ? [t, baselineTwin(t, entry)] : [t])
 }

@@ -7,14 +7,16 @@
 // run goes on and the report shows it not run.
 
 import http from 'node:http'
-import hotpath from 'hotpath'
 import { kind, http2, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack, pluginStack } from './common.js'
 
+// LAB_HOTPATH_ENTRY: another hotpath package, for a -baseline twin (--baseline-hotpath)
+const hotpathEntry = process.env.LAB_HOTPATH_ENTRY || 'hotpath'
+const hotpath = (await import(hotpathEntry)).default
 const engine = process.env.HOTPATH_ENGINE || 'node'
 // plugin-stack is the migration story: the Fastify application, with the one
 // import a Fastify user changes (hotpath/fastify: Fastify's defaults where
 // hotpath's differ, docs/migrating-from-fastify.md)
-const create = kind === 'plugin-stack' ? (await import('hotpath/fastify')).default : hotpath
+const create = kind === 'plugin-stack' ? (await import(hotpathEntry === 'hotpath' ? 'hotpath/fastify' : new URL('fastify.js', hotpathEntry).href)).default : hotpath
 const app = http2 ? createHttp2() : create({ engine, logger: false })
 
 function createHttp2 () {

@@ -15,12 +15,15 @@ const OTEL_SETUP = here('./otel-setup.js')
  * @property {string[]} [imports]        modules preloaded with `node --import` before the server script
  * @property {string} [untraced]          for a target with tracing on: the id of the same server without it
  * @property {'h1' | 'h2'} [protocol]      what it speaks (default h1); it serves only the scenarios of its protocol
+ * @property {boolean} [floor]             a reference, not a framework: left out of "all"
  * @property {string | null} pkg          npm package whose version is recorded
  */
 
 /** @type {Target[]} */
 export const targets = [
   { id: 'node-http', label: 'node:http', file: here('./node-http.js'), pkg: null },
+  // not a framework: the floor a node server cannot go below (hello only)
+  { id: 'net-canned', label: 'node:net, canned answer', file: here('./net-canned.js'), floor: true, pkg: null },
   { id: 'hotpath-node', label: 'hotpath (node:http)', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'node' }, pkg: 'hotpath' },
   { id: 'hotpath-wire', label: 'hotpath (wire)', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'wire' }, pkg: 'hotpath' },
   { id: 'fastify', label: 'Fastify', file: here('./fastify.js'), pkg: 'fastify' },
@@ -50,10 +53,27 @@ export const targetIds = targets.map((t) => t.id)
  * profile's, the HTTP/2 servers the h2 profile's.
  */
 export const targetGroups = {
-  all: targets.filter((t) => !t.untraced && (t.protocol ?? 'h1') === 'h1').map((t) => t.id),
+  all: targets.filter((t) => !t.untraced && !t.floor && (t.protocol ?? 'h1') === 'h1').map((t) => t.id),
   hotpath: ['hotpath-node', 'hotpath-wire'],
   otel: targets.filter((t) => t.untraced).map((t) => t.id),
   h2: targets.filter((t) => t.protocol === 'h2').map((t) => t.id)
+}
+
+/** @param {string} id  whether the target runs hotpath (and can run another hotpath package) */
+export function isHotpathTarget (id) {
+  return getTarget(id).pkg === 'hotpath'
+}
+
+/**
+ * The same hotpath target on another hotpath package (`--baseline-hotpath
+ * DIR`): id `<id>-baseline`, the package's entry handed to the server by
+ * LAB_HOTPATH_ENTRY, so two versions are timed in the same rounds.
+ * @param {Target} target
+ * @param {string} entry  file URL of the other package's main module
+ * @returns {Target}
+ */
+export function baselineTwin (target, entry) {
+  return { ...target, id: `${target.id}-baseline`, label: `${target.label}, baseline`, env: { ...target.env, LAB_HOTPATH_ENTRY: entry } }
 }
 
 /** @param {string} id */

@@ -93,6 +93,7 @@ test('bad options are usage errors that say what is wrong', () => {
     [['--cmd', 'node s.js', '--url', 'x'], /must start with "\/"/],
     [['--cmd', 'node s.js', '--targets', 'fastify'], /leave out --targets/],
     [['--profile', 'fast'], /unknown profile "fast"/],
+    [['--targets', 'fastify', '--baseline-hotpath', '/x'], /--baseline-hotpath goes with a hotpath target/],
     [['--bogus'], /bogus/],
     [['stray'], /unexpected argument "stray"/]
   ]
@@ -113,4 +114,10 @@ test('the startup profile: its own targets, sizes and rounds; the req/s options 
   assert.throws(() => parseOptions(['--profile', 'startup', '--duration', '3']), UsageError)
   assert.throws(() => parseOptions(['--routes', '100']), UsageError)
   assert.equal(parseOptions(['--profile', 'startup', '--help']).mode, 'help')
+})
+
+test('--baseline-hotpath on a load profile: the directory is kept for the hotpath targets\' twins', () => {
+  const o = parseOptions(['--targets', 'hotpath-wire,fastify', '--baseline-hotpath', '/some/hotpath'])
+  assert.equal(o.baselineHotpath, '/some/hotpath')
+  assert.equal(parseOptions([]).baselineHotpath, null)
 })

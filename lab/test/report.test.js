@@ -142,3 +142,12 @@ test('compare: a change is called only outside both noise bands', () => {
 test('results file name: date, node version, host', () => {
   assert.equal(baseName(fakeResults()), '2026-11-22T04-00-00Z-node20.20.2-box')
 })
+
+test('goals: the cpu metric compares CPU per request, lower is better', () => {
+  const results = fakeResults()
+  for (const s of results.summaries) s.cpuUsPerReq = { median: s.target === 'fastify' ? 30 : 20, min: 0, max: 0 }
+  const v = evaluateGoals({ ...results, goals: [{ scenario: 'hello', target: 'fastify', vs: 'node-http', metric: 'cpu', ratio: 1.6, source: 't' }] })
+  assert.equal(v[0].value, 1.5)
+  assert.equal(v[0].met, true)
+  assert.match(renderGoals(v), / ok {2}hello: fastify CPU per request \/ node-http = 1\.50× \(goal ≤ 1\.6, t\)/)
+})
