@@ -9,9 +9,9 @@
 // and close, and no handler runs for that request or anything after it.
 
 import { WireRequest } from './request.js'
-import { LOWER } from './headers.js'
 import { isValidHost } from '../host.js'
-import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, trimOws, tabIn, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE } from './syntax.js'
+import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, trimOws, tabIn, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE,
+  framingField, F_CONTENT_LENGTH, F_TRANSFER_ENCODING, F_HOST, F_CONNECTION, F_UPGRADE, F_EXPECT } from './syntax.js'
 import { S_HEAD, S_BODY, S_CHUNK_SIZE, S_CHUNK_DATA, S_CHUNK_END, S_TRAILERS, S_DEAD } from './states.js'
 import { chunkSize, chunkData, chunkEnd, trailers } from './chunked.js'
 
@@ -336,14 +336,10 @@ export class Parser {
       const name = str.slice(pos, colon)
       const value = str.slice(vs, ve)
       raw.push(name, value)
+      const field = framingField(str, pos, colon)
       pos = eol + 2
-      // Only names as long as a framing field's are lower-cased and compared.
-      switch (name.length) {
-        case 4: case 6: case 7: case 10: case 14: case 17: break
-        default: continue
-      }
-      switch (LOWER.get(name) ?? name.toLowerCase()) {
-        case 'content-length':
+      switch (field) {
+        case F_CONTENT_LENGTH:
           // RFC 9112 §6.3: a list or repeated Content-Length is a framing
           // error; digits only, bounded so the number stays exact. The SP
           // and HTAB around it are OWS, already cut off (RFC 9110 §5.5;
@@ -357,24 +353,24 @@ export class Parser {
             contentLength = contentLength * 10 + d
           }
           break
-        case 'transfer-encoding':
+        case F_TRANSFER_ENCODING:
           // SP and HTAB around the value and its members are OWS (RFC 9110
           // §5.5, §5.6.1): "chunked<HTAB>" is chunked. llhttp takes it for
           // an unknown coding and answers 400, so a front end on llhttp
           // never frames it differently: it refuses it.
           te = te === null ? value : te + ', ' + value
           break
-        case 'host':
+        case F_HOST:
           hosts++
           host = value
           break
-        case 'connection':
+        case F_CONNECTION:
           conn |= connectionFlags(value, ve < eol && tabIn(str, ve, eol))
           break
-        case 'upgrade':
+        case F_UPGRADE:
           upgrade = true
           break
-        case 'expect':
+        case F_EXPECT:
           expect = expect === null ? value : expect + ', ' + value
           break
       }
