@@ -396,6 +396,7 @@ export async function doClose (core) {
   const delay = core.drainDelay
   if (delay !== null && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
   core.draining = false
+  core.backgroundCompile.stop()
   for (const hook of core.appHooks.preClose) await hook()
   await core.engine.close()
   core.address = null

@@ -13,6 +13,7 @@ import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
+import { BackgroundCompile } from '../routing/background-compile.js'
 import { healthPath, drainDelay } from './health.js'
 import { fastifyClientErrorHandler } from './client-error.js'
 import { normalizeOptions, httpOptions } from './options.js'
@@ -320,6 +321,8 @@ export class Core {
     /** true from listen() until it fails: a second listen() is refused at once */
     this.listening = false
     this.inFlight = new InFlight(this.requestTimeout)
+    /** the compiles that wait for a route's first request, run ahead of it once the server listens */
+    this.backgroundCompile = new BackgroundCompile()
     /** set by the load monitor; read once per request by dispatch */
     this.overloaded = false
     /** @type {LoadMonitor | null} */

@@ -870,6 +870,7 @@ export class Hotpath {
       // started, not waited for: an onListen hook does not hold listen(), and
       // its failure is logged, as in Fastify
       runOnListen(core)
+      core.backgroundCompile.start()
       return url
     } catch (err) {
       if (core.address === null) core.listening = false

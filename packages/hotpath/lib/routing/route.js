@@ -227,6 +227,8 @@ export class Route {
     if (schema !== undefined && schema !== null) {
       const app = this.app
       const error = app.error.bind(app)
+      /** @param {() => unknown} compile */
+      const later = (compile) => app.backgroundCompile.add(compile)
       normalizeRouteSchema(schema, error)
       const controller = ctx.schemaController
       const parts = /** @type {const} */ (['params', 'querystring', 'headers', 'body'])
@@ -238,7 +240,7 @@ export class Route {
       const validatorCompiler = ownValidator ?? (validates ? controller.setupValidator(app.ajvOptions) : undefined)
       if (validatorCompiler !== undefined) {
         this.validatorCompiler = validatorCompiler
-        const how = { compile: validatorCompiler, method: this.method, url: this.url, custom: ownValidator !== null || controller.isCustomValidatorCompiler, error }
+        const how = { compile: validatorCompiler, method: this.method, url: this.url, custom: ownValidator !== null || controller.isCustomValidatorCompiler, error, later }
         if (schema.params) this.validateParams = buildValidator('params', schema.params, how)
         if (schema.querystring) this.validateQuery = buildValidator('querystring', schema.querystring, how)
         if (schema.headers) this.validateHeaders = buildValidator('headers', schema.headers, how)
@@ -275,7 +277,7 @@ export class Route {
         const ownSerializer = typeof opts.serializerCompiler === 'function' ? opts.serializerCompiler : null
         const compile = ownSerializer ?? controller.setupSerializer(app.serializerOptions)
         this.serializerCompiler = compile
-        this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error, swap: (lazy, built) => this.swapSerializer(lazy, built) })
+        this.serializers = SchemaCompiler.serializers(schema.response, { compile: /** @type {Function} */ (compile), method: this.method, url: this.url, error, swap: (lazy, built) => this.swapSerializer(lazy, built), later })
         this.serialize200 = pickSerializer(this.serializers, 200)
         const table = serializerTable(this.serializers)
         this.serializeExact = table.exact

@@ -204,9 +204,10 @@ export class SchemaCompiler {
 
   /**
    * @param {Record<string, any>} responses  status / 'Nxx' / 'default' → schema
-   * @param {{ compile: Function, method: string, url: string, error: (code: string, ...args: any[]) => Error, swap?: (lazy: SerializeFn, built: SerializeFn) => void }} custom
+   * @param {{ compile: Function, method: string, url: string, error: (code: string, ...args: any[]) => Error, swap?: (lazy: SerializeFn, built: SerializeFn) => void, later?: (compile: () => unknown) => void }} custom
    *   the serializer compiler that applies; `swap` puts a serializer
-   *   compiled on first use in the lazy one's place
+   *   compiled on first use in the lazy one's place; `later` is handed
+   *   each such serializer's compile, to run in the background after listen()
    * @returns {Map<string, SerializeFn>}
    */
   static serializers (responses, custom) {
@@ -229,7 +230,10 @@ export class SchemaCompiler {
             throw custom.error('HP_ERR_SCHEMA_SERIALIZATION_BUILD', custom.method, custom.url, /** @type {Error} */ (err).message)
           }
         }
-        return later === null ? build() : lazySerializer(build, custom.swap)
+        if (later === null) return build()
+        const lazy = lazySerializer(build, custom.swap)
+        custom.later?.(() => compiledSerializer(lazy))
+        return lazy
       }
       const content = hasContent(schema) ? schema.content : null
       if (content === null) {
@@ -336,7 +340,9 @@ function byContentType (byType) {
  * the part unvalidated, as in Fastify.
  * @param {'params' | 'querystring' | 'headers' | 'body'} part
  * @param {any} schema
- * @param {{ compile: Function, method: string, url: string, custom: boolean, contentType?: string, error: (code: string, ...args: any[]) => Error }} how
+ * @param {{ compile: Function, method: string, url: string, custom: boolean, contentType?: string, error: (code: string, ...args: any[]) => Error, later?: (compile: () => unknown) => void }} how
+ *   `later` is handed the compile of a validator that waits for its first
+ *   use, to run in the background after listen()
  * @returns {Validator | null}
  */
 export function buildValidator (part, schema, how) {
@@ -365,6 +371,7 @@ export function buildValidator (part, schema, how) {
     // answers a function, and one with a schemaEnv), then called directly
     /** @type {Validator} */
     const v = { validate: (data, dataCxt) => compiledValidator(v)(data, dataCxt), part, key, withParent: rootNotObject, pending: compile }
+    how.later?.(() => compiledValidator(v))
     return v
   }
   const validate = compile()

@@ -3,7 +3,7 @@
 // lib/routing/schema-check.js and docs/validation.md).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { eachMode, setup } from '../helpers/engines.js'
+import { eachMode, setup, LISTENING_MODES } from '../helpers/engines.js'
 
 const { default: hotpath } = await import('../../lib/index.js')
 
@@ -41,6 +41,76 @@ eachMode('schemas compiled on first use', (mode) => {
     }
   })
 })
+
+/**
+ * An app of the 20 routes whose ajv compiles are counted (Fastify's
+ * `ajv.onCreate` option wraps each instance's compile).
+ */
+function countedApp () {
+  const counter = { compiles: 0 }
+  /** @param {any} app */
+  const build = (app) => {
+    for (let i = 0; i < 20; i++) {
+      app.post(`/r${i}/:id`, { schema: schemasOf(i) }, (req) => ({ ...(/** @type {any} */ (req.body)), id: /** @type {any} */ (req.params).id }))
+    }
+  }
+  const options = {
+    ajv: {
+      onCreate (/** @type {any} */ ajv) {
+        const compile = ajv.compile.bind(ajv)
+        ajv.compile = (/** @type {any} */ schema) => { counter.compiles++; return compile(schema) }
+      }
+    }
+  }
+  return { counter, build, options }
+}
+
+/** @param {{ request: (o: any) => Promise<any> }} s */
+async function requestEveryRoute (s) {
+  for (let i = 0; i < 20; i++) {
+    const r = await s.request({ method: 'POST', url: `/r${i}/5`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ [`n${i}`]: 3 }) })
+    assert.equal(r.statusCode, 200)
+    assert.deepEqual(r.json(), { id: 5, [`n${i}`]: 3 })
+  }
+}
+
+test('without listen(), a schema compiles on its route\'s first request', async () => {
+  const { counter, build, options } = countedApp()
+  const s = await setup('inject', build, options)
+  try {
+    const atReady = counter.compiles
+    // nothing runs ahead of the requests without a server listening
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    assert.equal(counter.compiles, atReady)
+    await requestEveryRoute(s)
+    assert.ok(counter.compiles > atReady, 'the routes compiled on their first requests')
+  } finally {
+    await s.close()
+  }
+})
+
+eachMode('schemas compiled in the background once the server listens', (mode) => {
+  test('every deferred schema is compiled before its first request; requests compile nothing', async () => {
+    // how many compiles the app makes in all: every route requested once, no server
+    const reference = countedApp()
+    const ref = await setup('inject', reference.build, reference.options)
+    await requestEveryRoute(ref)
+    await ref.close()
+    const all = reference.counter.compiles
+
+    const { counter, build, options } = countedApp()
+    const s = await setup(mode, build, options)
+    try {
+      // the pass runs between turns of the event loop: wait for it (bounded)
+      for (let i = 0; i < 1000 && counter.compiles < all; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      assert.equal(counter.compiles, all)
+      await requestEveryRoute(s)
+      assert.equal(counter.compiles, all, 'no request compiled anything')
+    } finally {
+      await s.close()
+    }
+  })
+}, LISTENING_MODES)
 
 test('getValidationFunction() and getSerializationFunction() hand out the compiled functions', async () => {
   const app = hotpath()
