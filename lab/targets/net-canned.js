@@ -24,20 +24,35 @@ function cannedAnswer () {
     `Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n${BODY}`)
 }
 
+/** the start of a request head split across reads, kept on its socket only while it waits */
+const kPending = Symbol('pending')
+
+// Listeners shared by every socket, and nothing kept per connection
+// between requests: what an idle connection costs here (the net.Socket,
+// its handle, libuv's and malloc's share) is what any node server pays.
+/**
+ * @this {net.Socket & { [kPending]?: Buffer }}
+ * @param {Buffer} chunk
+ */
+function onData (chunk) {
+  const pending = this[kPending]
+  const data = pending === undefined ? chunk : Buffer.concat([pending, chunk])
+  let count = 0
+  let from = 0
+  for (let end = data.indexOf(END, from); end !== -1; end = data.indexOf(END, from)) {
+    count++
+    from = end + END.length
+  }
+  if (from < data.length) this[kPending] = data.subarray(from)
+  else if (pending !== undefined) delete this[kPending]
+  if (count === 1) this.write(answer)
+  else if (count > 1) this.write(Buffer.concat(Array(count).fill(answer)))
+}
+
+/** @this {net.Socket} */
+function onError () { this.destroy() }
+
 net.createServer({ noDelay: true }, (socket) => {
-  /** @type {Buffer | null} the start of a request split across reads */
-  let pending = null
-  socket.on('data', (chunk) => {
-    const data = pending === null ? chunk : Buffer.concat([pending, chunk])
-    let count = 0
-    let from = 0
-    for (let end = data.indexOf(END, from); end !== -1; end = data.indexOf(END, from)) {
-      count++
-      from = end + END.length
-    }
-    pending = from < data.length ? data.subarray(from) : null
-    if (count === 1) socket.write(answer)
-    else if (count > 1) socket.write(Buffer.concat(Array(count).fill(answer)))
-  })
-  socket.on('error', () => socket.destroy())
+  socket.on('data', onData)
+  socket.on('error', onError)
 }).listen(port, host, () => ready('net-canned'))
