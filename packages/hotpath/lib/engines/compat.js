@@ -18,6 +18,7 @@ import { errorMonitor } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { installExpressRequest, installExpressResponse } from './express-helpers.js'
 import { createError } from '../errors.js'
+import { lowerCaseName } from '../reply/header-name.js'
 
 /**
  * The engine's request record: a WireRequest, or inject's.
@@ -52,6 +53,55 @@ import { createError } from '../errors.js'
  * code throws from an engine callback goes to its log.
  * @typedef {{ log: { error: (obj: object, msg: string) => void }, ip?: string | undefined, ips?: readonly unknown[], hostname?: string | undefined, protocol?: string }} Owner
  */
+
+/**
+ * Header names and short values node:http's checks have passed. The
+ * plugins that write through this object (helmet: a dozen headers a
+ * request) set the same constant names and values on every request, and
+ * the checks are a regular expression each (about 60 ns a name, 70 a
+ * value); a name or value seen before costs one Set lookup. Validity does
+ * not depend on anything else: the name only goes into the error message.
+ * Bounded, as the wire writer's caches are: past the bound, every check runs.
+ */
+const checkedNames = new Set()
+const checkedValues = new Set()
+const CHECKED_LIMIT = 1024
+/**
+ * Longer values (a content security policy, 260 characters with helmet's
+ * defaults, built anew on each request) are neither looked up nor kept:
+ * hashing a new string costs about what checking it does.
+ */
+const CHECKED_VALUE_LENGTH = 128
+
+/**
+ * node:http's validateHeaderName and validateHeaderValue, thrown as
+ * ServerResponse.setHeader throws them (ERR_INVALID_HTTP_TOKEN,
+ * ERR_HTTP_INVALID_HEADER_VALUE, ERR_INVALID_CHAR).
+ * @param {string} name
+ * @param {unknown} value
+ */
+function checkHeader (name, value) {
+  if (!checkedNames.has(name)) {
+    validateHeaderName(name)
+    if (checkedNames.size < CHECKED_LIMIT) checkedNames.add(name)
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) checkValue(name, v)
+  } else {
+    checkValue(name, value)
+  }
+}
+
+/**
+ * @param {string} name
+ * @param {unknown} value
+ */
+function checkValue (name, value) {
+  const short = typeof value === 'string' && value.length <= CHECKED_VALUE_LENGTH
+  if (short && checkedValues.has(value)) return
+  validateHeaderValue(name, /** @type {any} */ (value))
+  if (short && checkedValues.size < CHECKED_LIMIT) checkedValues.add(value)
+}
 
 /** What a later write gets when the response has ended (node:http's code and message). */
 function writeAfterEnd () {
@@ -302,10 +352,8 @@ export class CompatResponse extends Writable {
     // node:http's own checks, thrown here as ServerResponse.setHeader throws
     // them (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR): a bad header is the
     // caller's error now, not one that surfaces when the head is written.
-    validateHeaderName(name)
-    if (Array.isArray(value)) for (const v of value) validateHeaderValue(name, v)
-    else validateHeaderValue(name, /** @type {any} */ (value))
-    this.store[String(name).toLowerCase()] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
+    checkHeader(name, value)
+    this.store[lowerCaseName(name)] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
     return this
   }
 
@@ -315,7 +363,7 @@ export class CompatResponse extends Writable {
    * @param {string | readonly string[]} value
    */
   appendHeader (name, value) {
-    const key = String(name).toLowerCase()
+    const key = lowerCaseName(String(name))
     const had = this.store[key]
     if (had === undefined) return this.setHeader(name, value)
     const list = Array.isArray(had) ? had.slice() : [String(had)]
@@ -326,7 +374,7 @@ export class CompatResponse extends Writable {
 
   /** @param {string} name */
   getHeader (name) {
-    const key = String(name).toLowerCase()
+    const key = lowerCaseName(String(name))
     const core = this.coreHeaders
     // the core's win over those set here, as in the response written
     if (core !== null && core[key] !== undefined) return core[key]
@@ -343,7 +391,7 @@ export class CompatResponse extends Writable {
   /** @param {string} name */
   removeHeader (name) {
     if (this.headersSent) throw headersSentError('remove')
-    delete this.store[String(name).toLowerCase()]
+    delete this.store[lowerCaseName(String(name))]
   }
 
   /**
