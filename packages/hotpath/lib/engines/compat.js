@@ -329,7 +329,13 @@ export class CompatResponse extends Writable {
    * @param {...any} args
    */
   emit (event, ...args) {
-    return guardedEmit(this, this.req._hotpath, event, args)
+    const listened = guardedEmit(this, this.req._hotpath, event, args)
+    // node:http's 'close' after 'finish' (this Writable's own is off:
+    // emitClose false). 'finish' comes only once the engine has reported
+    // the response written (_final waits for finish()), so it is the
+    // success path's one 'close'; the failure path emits its own.
+    if (event === 'finish') this.emit('close')
+    return listened
   }
 
   get headersSent () { return this.headWritten || this.res.headersSent }
@@ -391,7 +397,10 @@ export class CompatResponse extends Writable {
   /** @param {string} name */
   removeHeader (name) {
     if (this.headersSent) throw headersSentError('remove')
-    delete this.store[lowerCaseName(String(name))]
+    const key = lowerCaseName(String(name))
+    // helmet removes X-Powered-By on every request, which is seldom set: a
+    // delete is a runtime call even for a name that is not there
+    if (this.store[key] !== undefined) delete this.store[key]
   }
 
   /**
@@ -684,9 +693,9 @@ export class CompatResponse extends Writable {
     if (this.ended) return
     this.ended = true
     if (err === null) {
-      // 'finish' comes from the Writable once _final is done; a response
-      // the core wrote without this object ends it here
-      this.once('finish', closeAfterFinish)
+      // 'finish' (and after it 'close', see emit) comes from the Writable
+      // once _final is done; a response the core wrote without this object
+      // ends it here
       const callback = this.finalCallback
       if (callback !== null) {
         this.finalCallback = null
@@ -777,9 +786,6 @@ function answeredPast (res, cres, statusCode, headers) {
   cres.coreHeaders = headers
 }
 
-/** @this {CompatResponse} */
-function closeAfterFinish () { this.emit('close') }
-
 /** Past this many bytes written in one turn, the body is streamed at once. */
 const HELD_LIMIT = 64 * 1024
 
@@ -799,6 +805,9 @@ function openHeld (res) {
  * @param {any[]} args
  */
 function guardedEmit (target, owner, event, args) {
+  // the Writable's own events ('prefinish', 'finish') and 'close' on a
+  // response nobody listens to: no copy of an empty listener list
+  if (event !== 'error' && target.listenerCount(event) === 0) return false
   // as EventEmitter.emit: an 'error' goes to the errorMonitor listeners
   // first (instrumentations watch a response's failure there)
   if (event === 'error') for (const listener of target.rawListeners(errorMonitor)) callGuarded(target, owner, event, listener, args)

@@ -151,7 +151,7 @@ export class Reply {
   removeHeader (name) {
     const key = lowerCaseName(name)
     if (key === 'content-type') this._contentType = null
-    else if (this._headers !== null) delete this._headers[key]
+    else if (this._headers !== null && this._headers[key] !== undefined) delete this._headers[key]
     if (this._raw !== null && !this._raw.headersSent) this._raw.removeHeader(key)
     return this
   }
