@@ -113,7 +113,41 @@ function headersSentError (what) {
   return Object.assign(new Error(`Cannot ${what} headers after they are sent to the client`), { code: 'ERR_HTTP_HEADERS_SENT' })
 }
 
-export class CompatRequest extends Readable {
+/**
+ * Readable.prototype without Readable's constructor: a CompatRequest's
+ * stream state (ReadableState, the listener table) is made the first time
+ * anything reads it (a 'data' listener, pipe(), `readable`, `destroyed`),
+ * the way the constructor would have made it. The plugins that take the
+ * pair for its headers (cors reads req.raw.method, helmet hands req.raw to
+ * its middleware) never read the body, and the state was most of what
+ * building the object cost (about 1 µs a request under load, with the
+ * garbage it leaves). The constructor is the same function for every
+ * version hotpath runs on: state and listeners, nothing else without
+ * options.
+ * @type {typeof Readable}
+ */
+const LazyReadable = /** @type {any} */ (function LazyReadable () {})
+Object.setPrototypeOf(LazyReadable.prototype, Readable.prototype)
+Object.setPrototypeOf(LazyReadable, Readable)
+Object.defineProperty(LazyReadable.prototype, '_readableState', {
+  configurable: true,
+  get () {
+    const state = new (/** @type {any} */ (Readable).ReadableState)(undefined, this, false)
+    ownState(this, state)
+    return state
+  },
+  set (state) { ownState(this, state) }
+})
+
+/**
+ * @param {object} stream
+ * @param {unknown} state
+ */
+function ownState (stream, state) {
+  Object.defineProperty(stream, '_readableState', { value: state, writable: true, configurable: true, enumerable: true })
+}
+
+export class CompatRequest extends LazyReadable {
   /**
    * @param {RawRecord} raw
    * @param {Owner} owner  hotpath's request, whose address, host and log these objects use
