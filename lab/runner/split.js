@@ -21,7 +21,7 @@ import { checkTarget } from './conformance.js'
 import { createLoader } from './loaders/index.js'
 import { captureEnv } from './env.js'
 import { cpuTimes } from './proc.js'
-import { choosePinning, rotation } from './run.js'
+import { choosePinning, rotation, withBaselines } from './run.js'
 
 const LAB = fileURLToPath(new URL('../', import.meta.url))
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -207,13 +207,14 @@ export async function runSplit (opts, { log, progress }) {
       startedAt: startedAt.toISOString(),
       finishedAt: null,
       env: { ...env, nodes: [process.version] },
-      options: { profile: opts.profile, targets: opts.targets, scenarios: opts.scenarios, duration: opts.duration, warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, loader: opts.loader, interval: opts.profInterval },
+      options: { profile: opts.profile, targets: opts.targets, baselineHotpath: opts.baselineHotpath, scenarios: opts.scenarios, duration: opts.duration, warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, loader: opts.loader, interval: opts.profInterval },
       profileDir,
       runs: []
     }
     log(`pinning: ${pinning.note}; loader: ${loader.name} ${loader.version}; CPU profile every ${opts.profInterval} µs; profiles in ${path.relative(process.cwd(), profileDir) || profileDir}`)
     const ticks = opts.rounds + (opts.warmup ? 1 : 0)
-    progress.start(opts.scenarios.length * opts.targets.length * ticks, opts.scenarios.length * opts.targets.length * (opts.warmup + opts.rounds * opts.duration))
+    const servers = opts.scenarios.length * withBaselines(opts.targets.map(getTarget), opts.baselineHotpath).length
+    progress.start(servers * ticks, servers * (opts.warmup + opts.rounds * opts.duration))
     for (const id of opts.scenarios) {
       results.runs.push(...await splitScenario({ scenario: getScenario(id), opts, loader, pinning, profileDir, log, progress }))
     }
@@ -228,7 +229,8 @@ export async function runSplit (opts, { log, progress }) {
 
 async function splitScenario ({ scenario, opts, loader, pinning, profileDir, log, progress }) {
   const ticks = opts.rounds + (opts.warmup ? 1 : 0)
-  const targets = opts.targets.map(getTarget)
+  // with --baseline-hotpath, each hotpath target's twin on the other package, in the same rounds
+  const targets = withBaselines(opts.targets.map(getTarget), opts.baselineHotpath)
   const servers = new Map()
   /** the targets that answered correctly, with their measured windows */
   const live = []
@@ -298,7 +300,7 @@ async function splitScenario ({ scenario, opts, loader, pinning, profileDir, log
   for (const run of live) {
     const { t } = run
     if (!fs.existsSync(run.file)) { log(`${scenario.id} · ${t.id}: no profile was written (${run.file})`); continue }
-    const frameworkDir = t.pkg ? packageDir(t.pkg, LAB) : null
+    const frameworkDir = t.env?.LAB_HOTPATH_ENTRY ? fs.realpathSync(/** @type {string} */ (opts.baselineHotpath)) : t.pkg ? packageDir(t.pkg, LAB) : null
     const { pluginPackages, sharedPackages } = pluginPackagesOf(scenario.plugins ?? [], t.pkg)
     const profile = JSON.parse(fs.readFileSync(run.file, 'utf8'))
     const split = splitProfile(profile, run.windows, createClassifier({ frameworkDir, pluginPackages, sharedPackages }))
