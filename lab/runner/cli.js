@@ -6,6 +6,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseOptions, HELP, UsageError } from './options.js'
 import { runBench } from './run.js'
+import { runSplit } from './split.js'
+import { renderSplit } from '../report/split.js'
 import { runStartup, writeStartupResults, renderStartupTable } from './startup.js'
 import { writeResults } from './output.js'
 import { createProgress } from './progress.js'
@@ -51,6 +53,20 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
     const busy = results.env.loadAverage[0]
     if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${results.env.cores} CPUs): other work was competing, expect noisy figures\n`)
     return { code: 0, results, files }
+  }
+
+  if (opts.mode === 'split') {
+    const progress = createProgress(stderr)
+    const results = await runSplit(opts, { log: progress.log, progress })
+    fs.mkdirSync(opts.out, { recursive: true })
+    const file = path.join(opts.out, `${path.basename(results.profileDir)}.json`)
+    fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+    stdout.write(`\n${renderSplit(results, { top: opts.top })}\n`)
+    const rel = (f) => path.relative(process.cwd(), f) || f
+    stdout.write(`Results: ${rel(file)}\nProfiles (Chrome DevTools, Performance → Load profile): ${rel(results.profileDir)}/\n`)
+    if (results.env.pinning && !results.env.pinning.enabled) stdout.write(`Note: ${results.env.pinning.note}\n`)
+    stdout.write(`Load average before the run: ${results.env.loadAverage.map((x) => x.toFixed(2)).join(', ')}\n`)
+    return { code: 0, results, files: { json: file } }
   }
 
   const progress = createProgress(stderr)

@@ -34,7 +34,10 @@ const spec = {
   help: { type: 'boolean', short: 'h' },
   routes: { type: 'string' },
   'baseline-hotpath': { type: 'string' },
-  timeout: { type: 'string' }
+  timeout: { type: 'string' },
+  split: { type: 'boolean' },
+  top: { type: 'string' },
+  'prof-interval': { type: 'string' }
 }
 
 export const HELP = `Usage: npm run bench -- [options]
@@ -77,6 +80,13 @@ Options
                        print the change from run A to run B per scenario and target,
                        with the noise band (min-max around the median) of each side
   --list               list targets and scenarios
+  --split              profile instead of timing: each target runs with --cpu-prof under the
+                       same load (pinned, warmed up, interleaved rounds), and the report splits
+                       the main thread's self time into the framework's own code, the
+                       scenario's plugins, other packages, node internals, native code, GC and
+                       idle, with the kernel's part from /proc, side by side per target
+  --top N              with --split: how many of the framework's functions to list (default 15)
+  --prof-interval US   with --split: microseconds between samples (default 1000, V8's own; shorter slows the server)
 
 Startup profile (--profile startup: start-up time per process, not req/s)
   --targets LIST       ${startupTargetIds.join(', ')}
@@ -95,6 +105,7 @@ Examples
   npm run bench -- --profile h2
   npm run bench -- --cmd 'node my-server.js' --url /health --duration 5
   npm run bench -- --compare lab/results/main.json lab/results/branch.json
+  npm run bench -- --profile plugins --split --targets hotpath-wire,fastify
   npm run bench -- --profile startup --routes 1000 --targets hotpath,fastify
 `
 
@@ -120,7 +131,7 @@ export class UsageError extends Error {}
 
 /**
  * @typedef {object} Options
- * @property {'run' | 'help' | 'list' | 'compare' | 'startup'} mode
+ * @property {'run' | 'help' | 'list' | 'compare' | 'startup' | 'split'} mode
  * @property {string} profile
  * @property {string[]} targets
  * @property {string[]} scenarios
@@ -140,6 +151,8 @@ export class UsageError extends Error {}
  * @property {string | null} baselineHotpath  another hotpath package directory, timed as the hotpath targets' -baseline twins
  * @property {import('./profiles.js').Goal[]} goals
  * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
+ * @property {number} top                --split: the framework's functions listed
+ * @property {number} profInterval       --split: µs between CPU profile samples
  */
 
 /**
@@ -168,10 +181,16 @@ export function parseOptions (argv) {
     return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'compare', files: parsed.positionals })
   }
   if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-  if (profile.mode === 'startup') return startupOptions(v, profile, base)
+  if (profile.mode === 'startup') {
+    if (v.split) throw new UsageError('--split does not apply to --profile startup')
+    return startupOptions(v, profile, base)
+  }
+  if (!v.split) for (const name of ['top', 'prof-interval']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --split`)
   for (const name of ['routes', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
 
-  const o = { ...defaults(profile), ...base, mode: /** @type {const} */ ('run') }
+  const o = { ...defaults(profile), ...base, mode: /** @type {'run' | 'split'} */ (v.split ? 'split' : 'run') }
+  if (v.top !== undefined) o.top = int('top', v.top, 1, 1000)
+  if (v['prof-interval'] !== undefined) o.profInterval = int('prof-interval', v['prof-interval'], 10, 100000)
   if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
   if (v.scenarios !== undefined) o.scenarios = list('scenarios', v.scenarios, scenarioIds, scenarioGroups)
   if (v.duration !== undefined) o.duration = int('duration', v.duration, 1, 3600)
@@ -205,6 +224,7 @@ export function parseOptions (argv) {
   if (v.cmd !== undefined) {
     if (!v.cmd.trim()) throw new UsageError('--cmd is empty')
     if (v.targets !== undefined || v.scenarios !== undefined) throw new UsageError('--cmd measures your server alone: leave out --targets and --scenarios')
+    if (v.split) throw new UsageError('--split profiles the lab\'s targets, not --cmd')
     o.cmd = v.cmd
     o.url = v.url ?? '/'
     if (!o.url.startsWith('/')) throw new UsageError(`--url must start with "/", got "${o.url}"`)
@@ -279,6 +299,8 @@ function defaults (profile) {
     html: true,
     cmd: null,
     url: '/',
-    baselineHotpath: null
+    baselineHotpath: null,
+    top: 15,
+    profInterval: 1000
   }
 }

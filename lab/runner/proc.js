@@ -26,6 +26,23 @@ export function cpuSeconds (pid, text) {
   } catch { return null }
 }
 
+/**
+ * CPU time of a whole process split into user and kernel (system) time, in
+ * seconds: utime and stime, fields 14 and 15 of /proc/<pid>/stat.
+ * @param {number} pid
+ * @param {string} [text] /proc/<pid>/stat contents (for tests)
+ * @returns {{ user: number, system: number } | null}
+ */
+export function cpuTimes (pid, text) {
+  try {
+    const stat = text ?? fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const user = Number(f[14 - 3]) / ticksPerSecond
+    const system = Number(f[15 - 3]) / ticksPerSecond
+    return Number.isFinite(user) && Number.isFinite(system) ? { user, system } : null
+  } catch { return null }
+}
+
 /** VmHWM (peak resident set) and VmRSS in bytes. */
 export function memory (pid) {
   try {

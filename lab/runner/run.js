@@ -257,7 +257,7 @@ function settle () {
  * @param {any[]} list
  * @param {string | null | undefined} dir
  */
-function withBaselines (list, dir) {
+export function withBaselines (list, dir) {
   if (!dir) return list
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
   const entry = pathToFileURL(path.resolve(dir, pkg.main ?? 'lib/index.js')).href

@@ -42,7 +42,7 @@ const UNSUPPORTED = 3
  * @property {() => Promise<{ cpu: number | null, gcMs: number | null, counters: Record<string, number> | null }>} sample
  * @property {() => boolean} resetPeak
  * @property {() => number | null} peakRss
- * @property {() => Promise<void>} stop
+ * @property {(grace?: number) => Promise<void>} stop   SIGTERM, then SIGKILL after `grace` ms (default 2000)
  */
 
 /**
@@ -51,13 +51,14 @@ const UNSUPPORTED = 3
  * @param {string} [o.cmd]         shell command (--cmd): it gets PORT and HOST
  * @param {Record<string,string>} [o.env]
  * @param {string[]} [o.imports]   modules to preload with --import after the probe (a target's setup, such as tracing)
+ * @param {string[]} [o.nodeArgs]  more Node options for a built-in target (--cpu-prof and its settings, for --split)
  * @param {string} o.nodeBin
  * @param {number | null} o.cpu    CPU to pin to, or null
  * @param {number} [o.startTimeout]  ms to wait for the server to listen; 0 waits as long as it runs
  *   (tests: a loaded machine can take longer than any fixed time, and the test's own timeout bounds it)
  * @returns {Promise<ServerHandle>} rejects with an Error whose `unsupported` is true when the target does not serve the scenario
  */
-export async function startServer ({ file, cmd, env = {}, imports = [], nodeBin, cpu, startTimeout = 20000 }) {
+export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs = [], nodeBin, cpu, startTimeout = 20000 }) {
   const port = await freePort()
   const childEnv = { ...process.env, ...env, PORT: String(port), HOST }
   let argv
@@ -66,7 +67,7 @@ export async function startServer ({ file, cmd, env = {}, imports = [], nodeBin,
     childEnv.NODE_OPTIONS = `${process.env.NODE_OPTIONS || ''} --import=${PROBE}`.trim()
     argv = ['sh', '-c', `exec ${cmd}`]
   } else {
-    argv = [nodeBin, `--import=${PROBE}`, ...imports.map((m) => `--import=${m}`), file]
+    argv = [nodeBin, ...nodeArgs, `--import=${PROBE}`, ...imports.map((m) => `--import=${m}`), file]
   }
   if (cpu !== null) argv = ['taskset', '-c', String(cpu), ...argv]
   const child = spawn(argv[0], argv.slice(1), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
@@ -133,11 +134,11 @@ export async function startServer ({ file, cmd, env = {}, imports = [], nodeBin,
     },
     resetPeak: () => resetPeak(/** @type {number} */ (child.pid)),
     peakRss: () => memory(/** @type {number} */ (child.pid))?.peak ?? reportedMaxRss,
-    async stop () {
+    async stop (grace = 2000) {
       if (exit) return
       const gone = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 2000)
+      const timer = setTimeout(() => child.kill('SIGKILL'), grace)
       await gone
       clearTimeout(timer)
     }

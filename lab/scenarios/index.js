@@ -25,6 +25,9 @@
  * @property {string} [baseline]         the target ratios are taken against (default node-http)
  * @property {{ name: string, request: LabRequest, expect: LabExpect }[]} [extraChecks]
  *   conformance checks that are not timed (bad input must get its 4xx)
+ * @property {string[]} [plugins]        the npm packages the scenario's application registers on the
+ *   framework (plugins, middleware), in order: the targets load these, and `--split` counts their code,
+ *   and that of the dependencies only they bring in, as the plugins' share
  */
 
 import { createHmac } from 'node:crypto'
@@ -314,6 +317,7 @@ export const scenarios = [
     id: 'middleware',
     title: 'POST a small JSON order through cors, helmet, compression, express.json; 1.8 KiB JSON answer, gzipped',
     request: { method: 'POST', path: '/orders', headers: orderHeaders, body: orderBody },
+    plugins: ['cors', 'helmet', 'compression', 'body-parser'],
     // The body is compared after gunzip, not as gzip bytes: those are zlib's
     // work, the same on every target of one Node version (409 bytes on Node
     // 20; test/middleware.test.js checks they are identical), but under
@@ -333,6 +337,7 @@ export const scenarios = [
     title: 'POST a small JSON order through @fastify/cors, helmet, cookie, jwt (bearer) and rate-limit; body validated, 1.8 KiB answer serialized',
     request: { method: 'POST', path: '/orders', headers: stackHeaders, body: orderBody },
     expect: { status: 200, type: JSON_TYPE, body: stackOrderBody, headers: setByPlugins },
+    plugins: ['@fastify/cors', '@fastify/helmet', '@fastify/cookie', '@fastify/jwt', '@fastify/rate-limit'],
     // Only targets that load Fastify's plugins unmodified serve it: Fastify
     // itself and hotpath; ratios are taken against Fastify.
     baseline: 'fastify',

@@ -39,7 +39,7 @@ export function invalidBody (errors) {
  */
 export async function middlewareStack () {
   const [{ default: cors }, { default: helmet }, { default: compression }, { default: bodyParser }] = await Promise.all(
-    ['cors', 'helmet', 'compression', 'body-parser'].map((name) => import(name)))
+    pluginsOf('middleware').map((name) => import(name)))
   return [cors(), helmet(), compression(), bodyParser.json()]
 }
 
@@ -56,7 +56,7 @@ export async function middlewareStack () {
  */
 export async function pluginStack (app) {
   const [cors, helmet, cookie, jwt, rateLimit] = (await Promise.all(
-    ['@fastify/cors', '@fastify/helmet', '@fastify/cookie', '@fastify/jwt', '@fastify/rate-limit'].map((name) => import(name))))
+    pluginsOf('plugin-stack').map((name) => import(name))))
     .map((m) => m.default)
   await app.register(cors)
   await app.register(helmet)
@@ -72,6 +72,11 @@ export async function pluginStack (app) {
     reply.setCookie('last-order', String(order.totalCents), { path: '/', httpOnly: true, sameSite: 'lax' })
     return order
   })
+}
+
+/** The packages a scenario's application registers, from its definition (scenarios/index.js). */
+function pluginsOf (id) {
+  return /** @type {string[]} */ (scenarios.find((s) => s.id === id)?.plugins)
 }
 
 export const delay1ms = () => new Promise((resolve) => setTimeout(resolve, 1))

@@ -18,6 +18,7 @@ import { errorMonitor } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { installExpressRequest, installExpressResponse } from './express-helpers.js'
 import { createError } from '../errors.js'
+import { lowerCaseName } from '../reply/header-name.js'
 
 /**
  * The engine's request record: a WireRequest, or inject's.
@@ -53,6 +54,55 @@ import { createError } from '../errors.js'
  * @typedef {{ log: { error: (obj: object, msg: string) => void }, ip?: string | undefined, ips?: readonly unknown[], hostname?: string | undefined, protocol?: string }} Owner
  */
 
+/**
+ * Header names and short values node:http's checks have passed. The
+ * plugins that write through this object (helmet: a dozen headers a
+ * request) set the same constant names and values on every request, and
+ * the checks are a regular expression each (about 60 ns a name, 70 a
+ * value); a name or value seen before costs one Set lookup. Validity does
+ * not depend on anything else: the name only goes into the error message.
+ * Bounded, as the wire writer's caches are: past the bound, every check runs.
+ */
+const checkedNames = new Set()
+const checkedValues = new Set()
+const CHECKED_LIMIT = 1024
+/**
+ * Longer values (a content security policy, 260 characters with helmet's
+ * defaults, built anew on each request) are neither looked up nor kept:
+ * hashing a new string costs about what checking it does.
+ */
+const CHECKED_VALUE_LENGTH = 128
+
+/**
+ * node:http's validateHeaderName and validateHeaderValue, thrown as
+ * ServerResponse.setHeader throws them (ERR_INVALID_HTTP_TOKEN,
+ * ERR_HTTP_INVALID_HEADER_VALUE, ERR_INVALID_CHAR).
+ * @param {string} name
+ * @param {unknown} value
+ */
+function checkHeader (name, value) {
+  if (!checkedNames.has(name)) {
+    validateHeaderName(name)
+    if (checkedNames.size < CHECKED_LIMIT) checkedNames.add(name)
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) checkValue(name, v)
+  } else {
+    checkValue(name, value)
+  }
+}
+
+/**
+ * @param {string} name
+ * @param {unknown} value
+ */
+function checkValue (name, value) {
+  const short = typeof value === 'string' && value.length <= CHECKED_VALUE_LENGTH
+  if (short && checkedValues.has(value)) return
+  validateHeaderValue(name, /** @type {any} */ (value))
+  if (short && checkedValues.size < CHECKED_LIMIT) checkedValues.add(value)
+}
+
 /** What a later write gets when the response has ended (node:http's code and message). */
 function writeAfterEnd () {
   return Object.assign(new Error('write after end'), { code: 'ERR_STREAM_WRITE_AFTER_END' })
@@ -63,7 +113,41 @@ function headersSentError (what) {
   return Object.assign(new Error(`Cannot ${what} headers after they are sent to the client`), { code: 'ERR_HTTP_HEADERS_SENT' })
 }
 
-export class CompatRequest extends Readable {
+/**
+ * Readable.prototype without Readable's constructor: a CompatRequest's
+ * stream state (ReadableState, the listener table) is made the first time
+ * anything reads it (a 'data' listener, pipe(), `readable`, `destroyed`),
+ * the way the constructor would have made it. The plugins that take the
+ * pair for its headers (cors reads req.raw.method, helmet hands req.raw to
+ * its middleware) never read the body, and the state was most of what
+ * building the object cost (about 1 µs a request under load, with the
+ * garbage it leaves). The constructor is the same function for every
+ * version hotpath runs on: state and listeners, nothing else without
+ * options.
+ * @type {typeof Readable}
+ */
+const LazyReadable = /** @type {any} */ (function LazyReadable () {})
+Object.setPrototypeOf(LazyReadable.prototype, Readable.prototype)
+Object.setPrototypeOf(LazyReadable, Readable)
+Object.defineProperty(LazyReadable.prototype, '_readableState', {
+  configurable: true,
+  get () {
+    const state = new (/** @type {any} */ (Readable).ReadableState)(undefined, this, false)
+    ownState(this, state)
+    return state
+  },
+  set (state) { ownState(this, state) }
+})
+
+/**
+ * @param {object} stream
+ * @param {unknown} state
+ */
+function ownState (stream, state) {
+  Object.defineProperty(stream, '_readableState', { value: state, writable: true, configurable: true, enumerable: true })
+}
+
+export class CompatRequest extends LazyReadable {
   /**
    * @param {RawRecord} raw
    * @param {Owner} owner  hotpath's request, whose address, host and log these objects use
@@ -279,7 +363,13 @@ export class CompatResponse extends Writable {
    * @param {...any} args
    */
   emit (event, ...args) {
-    return guardedEmit(this, this.req._hotpath, event, args)
+    const listened = guardedEmit(this, this.req._hotpath, event, args)
+    // node:http's 'close' after 'finish' (this Writable's own is off:
+    // emitClose false). 'finish' comes only once the engine has reported
+    // the response written (_final waits for finish()), so it is the
+    // success path's one 'close'; the failure path emits its own.
+    if (event === 'finish') this.emit('close')
+    return listened
   }
 
   get headersSent () { return this.headWritten || this.res.headersSent }
@@ -302,10 +392,8 @@ export class CompatResponse extends Writable {
     // node:http's own checks, thrown here as ServerResponse.setHeader throws
     // them (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR): a bad header is the
     // caller's error now, not one that surfaces when the head is written.
-    validateHeaderName(name)
-    if (Array.isArray(value)) for (const v of value) validateHeaderValue(name, v)
-    else validateHeaderValue(name, /** @type {any} */ (value))
-    this.store[String(name).toLowerCase()] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
+    checkHeader(name, value)
+    this.store[lowerCaseName(name)] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
     return this
   }
 
@@ -315,7 +403,7 @@ export class CompatResponse extends Writable {
    * @param {string | readonly string[]} value
    */
   appendHeader (name, value) {
-    const key = String(name).toLowerCase()
+    const key = lowerCaseName(String(name))
     const had = this.store[key]
     if (had === undefined) return this.setHeader(name, value)
     const list = Array.isArray(had) ? had.slice() : [String(had)]
@@ -326,7 +414,7 @@ export class CompatResponse extends Writable {
 
   /** @param {string} name */
   getHeader (name) {
-    const key = String(name).toLowerCase()
+    const key = lowerCaseName(String(name))
     const core = this.coreHeaders
     // the core's win over those set here, as in the response written
     if (core !== null && core[key] !== undefined) return core[key]
@@ -343,7 +431,10 @@ export class CompatResponse extends Writable {
   /** @param {string} name */
   removeHeader (name) {
     if (this.headersSent) throw headersSentError('remove')
-    delete this.store[String(name).toLowerCase()]
+    const key = lowerCaseName(String(name))
+    // helmet removes X-Powered-By on every request, which is seldom set: a
+    // delete is a runtime call even for a name that is not there
+    if (this.store[key] !== undefined) delete this.store[key]
   }
 
   /**
@@ -636,9 +727,9 @@ export class CompatResponse extends Writable {
     if (this.ended) return
     this.ended = true
     if (err === null) {
-      // 'finish' comes from the Writable once _final is done; a response
-      // the core wrote without this object ends it here
-      this.once('finish', closeAfterFinish)
+      // 'finish' (and after it 'close', see emit) comes from the Writable
+      // once _final is done; a response the core wrote without this object
+      // ends it here
       const callback = this.finalCallback
       if (callback !== null) {
         this.finalCallback = null
@@ -729,9 +820,6 @@ function answeredPast (res, cres, statusCode, headers) {
   cres.coreHeaders = headers
 }
 
-/** @this {CompatResponse} */
-function closeAfterFinish () { this.emit('close') }
-
 /** Past this many bytes written in one turn, the body is streamed at once. */
 const HELD_LIMIT = 64 * 1024
 
@@ -751,6 +839,9 @@ function openHeld (res) {
  * @param {any[]} args
  */
 function guardedEmit (target, owner, event, args) {
+  // the Writable's own events ('prefinish', 'finish') and 'close' on a
+  // response nobody listens to: no copy of an empty listener list
+  if (event !== 'error' && target.listenerCount(event) === 0) return false
   // as EventEmitter.emit: an 'error' goes to the errorMonitor listeners
   // first (instrumentations watch a response's failure there)
   if (event === 'error') for (const listener of target.rawListeners(errorMonitor)) callGuarded(target, owner, event, listener, args)

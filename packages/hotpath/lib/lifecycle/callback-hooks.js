@@ -3,8 +3,13 @@
 // their arity when added, and adapted once to the kernel's contract (a value,
 // a throw, or a thenable), so the kernel has one kind of hook to run and a
 // route without callback hooks pays nothing. A done() called before the hook
-// returns continues synchronously, with no promise; a later done() settles
-// the one promise the adapter made.
+// returns continues synchronously, with no promise. A hook that settles
+// later answers with its call itself, a thenable the kernel parks on: a
+// later done() continues the chain from that call, as Fastify's next() does,
+// and a hook that returned a promise (@fastify/helmet's, which never calls
+// done) continues it when that promise settles, with no promise of the
+// adapter's own between the two. A callback parser's later done() settles
+// a promise, as before: a parser is not only the kernel's to call.
 import { EmptyRejection } from './kernel.js'
 
 /**
@@ -33,7 +38,7 @@ const ARGS = {
  */
 export function adaptParser (fn) {
   if (fn.length < 3 || isAsync(fn)) return fn
-  return twoArgs(fn)
+  return parserWithDone(fn)
 }
 
 /**
@@ -78,7 +83,7 @@ function requestOnly (fn) {
   return function callbackHook (req) {
     const call = new Call()
     call.follow(fn.call(this, req, call.done))
-    return call.result()
+    return call.answer()
   }
 }
 
@@ -97,6 +102,20 @@ function twoArgs (fn) {
   return function callbackHook (req, reply) {
     const call = new Call()
     call.follow(fn.call(this, req, reply, call.done))
+    return call.answer()
+  }
+}
+
+/** @param {Function} fn  a parser taking (req, payload, done) */
+function parserWithDone (fn) {
+  /**
+   * @this {unknown}
+   * @param {unknown} req
+   * @param {unknown} payload
+   */
+  return function callbackParser (req, payload) {
+    const call = new Call()
+    call.follow(fn.call(this, req, payload, call.done))
     return call.result()
   }
 }
@@ -112,11 +131,15 @@ function threeArgs (fn) {
   return function callbackHook (req, reply, third) {
     const call = new Call()
     call.follow(fn.call(this, req, reply, third, call.done))
-    return call.result()
+    return call.answer()
   }
 }
 
-/** One call of a callback hook: how its done() settled, or the promise that waits for it. */
+/**
+ * One call of a callback hook: how its done() settled; while it has not,
+ * a thenable whose then() takes the continuation (the kernel's park), or
+ * the promise a parser's caller waits on.
+ */
 class Call {
   constructor () {
     this.settled = false
@@ -130,6 +153,8 @@ class Call {
     this.resolve = null
     /** @type {((err: unknown) => void) | null} */
     this.reject = null
+    /** someone waits: then() was called, or result() made its promise */
+    this.waited = false
     /** done(err?, value?): the value replaces the payload in payload hooks */
     this.done = (/** @type {unknown} */ err, /** @type {unknown} */ value) => { this.settle(err, value, Boolean(err)) }
   }
@@ -145,9 +170,15 @@ class Call {
     this.failed = failed
     this.error = err
     this.value = value
-    if (this.resolve === null) return
-    if (failed) /** @type {(err: unknown) => void} */ (this.reject)(err)
-    else this.resolve(value)
+    const resolve = this.resolve
+    const reject = this.reject
+    this.resolve = null
+    this.reject = null
+    if (failed) {
+      if (reject !== null) reject(err)
+    } else if (resolve !== null) {
+      resolve(value)
+    }
   }
 
   /**
@@ -161,12 +192,55 @@ class Call {
     /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.settle(null, value, false), (err) => this.settle(err || new EmptyRejection(), undefined, true))
   }
 
-  /** What the hook answers: at once when done() came first, else a promise of it. */
+  /** What a hook answers: at once when done() came first, else this call, to be parked on. */
+  answer () {
+    if (this.settled) {
+      if (this.failed) throw this.error
+      return this.value
+    }
+    return this
+  }
+
+  /**
+   * The kernel parks here: what settles the call continues the request,
+   * from done() or the hook's promise, with no promise in between. A
+   * second then() (not the kernel's) waits behind the first, as on a promise.
+   * @param {((value: unknown) => void) | undefined} onValue
+   * @param {((err: unknown) => void) | undefined} onFailure
+   */
+  then (onValue, onFailure) {
+    if (this.settled) {
+      // settled before anyone asked (only code other than the kernel asks late): answered in a microtask, as a promise would
+      const cb = this.failed ? onFailure : onValue
+      const arg = this.failed ? this.error : this.value
+      if (typeof cb === 'function') queueMicrotask(() => cb(arg))
+      return
+    }
+    if (!this.waited) {
+      this.waited = true
+      this.resolve = typeof onValue === 'function' ? onValue : null
+      this.reject = typeof onFailure === 'function' ? onFailure : null
+      return
+    }
+    const resolve = this.resolve
+    const reject = this.reject
+    this.resolve = (value) => {
+      if (resolve !== null) resolve(value)
+      if (typeof onValue === 'function') onValue(value)
+    }
+    this.reject = (err) => {
+      if (reject !== null) reject(err)
+      if (typeof onFailure === 'function') onFailure(err)
+    }
+  }
+
+  /** What a parser answers: at once when done() came first, else a promise of it. */
   result () {
     if (this.settled) {
       if (this.failed) throw this.error
       return this.value
     }
+    this.waited = true
     return new Promise((resolve, reject) => {
       this.resolve = resolve
       this.reject = reject

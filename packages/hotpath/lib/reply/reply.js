@@ -9,6 +9,7 @@ import { dispatching, adoptReply } from '../lifecycle/request-trace.js'
 import { getSerializationFunction, compileSerializationSchema, serializeInput } from './schema-serializers.js'
 import { mediaType } from '../lifecycle/parsers/content-type.js'
 import { FORBIDDEN_TRAILERS } from './trailers.js'
+import { lowerCaseName } from './header-name.js'
 
 export class Reply {
   /**
@@ -106,7 +107,7 @@ export class Reply {
    * @param {string | number | readonly string[]} value
    */
   header (name, value) {
-    const key = name.toLowerCase()
+    const key = lowerCaseName(name)
     if (key === 'content-type') {
       this._contentType = String(value)
       return this
@@ -135,7 +136,7 @@ export class Reply {
    * @param {string} name
    */
   getHeader (name) {
-    const key = name.toLowerCase()
+    const key = lowerCaseName(name)
     const own = key === 'content-type' ? this._contentType ?? undefined : this._headers === null ? undefined : this._headers[key]
     if (own !== undefined || this._raw === null) return own
     return this._raw.getHeader(key)
@@ -148,9 +149,9 @@ export class Reply {
 
   /** @param {string} name */
   removeHeader (name) {
-    const key = name.toLowerCase()
+    const key = lowerCaseName(name)
     if (key === 'content-type') this._contentType = null
-    else if (this._headers !== null) delete this._headers[key]
+    else if (this._headers !== null && this._headers[key] !== undefined) delete this._headers[key]
     if (this._raw !== null && !this._raw.headersSent) this._raw.removeHeader(key)
     return this
   }

@@ -49,9 +49,12 @@ const goodValues = new Set()
  * @returns {boolean} true when the value is pure ASCII
  */
 function checkValue (name, value) {
-  if (goodValues.has(value)) return true
+  // a longer value is not looked up: hashing a string made for this
+  // response (helmet's policy of 260 characters) costs about the check
+  const short = value.length <= 128
+  if (short && goodValues.has(value)) return true
   if (!NOT_ASCII_VALUE.test(value)) {
-    if (value.length <= 128 && goodValues.size < 1024) goodValues.add(value)
+    if (short && goodValues.size < 1024) goodValues.add(value)
     return true
   }
   if (NOT_LATIN1_VALUE.test(value)) {
@@ -88,8 +91,10 @@ export function headerLines (headers, extra) {
   headInfo.date = false
   let out = ''
   if (extra !== null) {
+    // the compat object's setHeader keeps its names in lower case, as the
+    // core keeps its own: one lookup tells whether the core overrides it
     for (const name in extra) {
-      if (headers[name] === undefined && headers[name.toLowerCase()] === undefined) out += line(name, extra[name])
+      if (headers[name] === undefined) out += line(name, extra[name])
     }
   }
   for (const name in headers) out += line(name, headers[name])
