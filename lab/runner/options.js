@@ -9,6 +9,7 @@ import { profiles } from './profiles.js'
 import { wrkVersion } from './loaders/wrk.js'
 import { loaderProtocols } from './loaders/index.js'
 import { startupTargetIds } from './startup.js'
+import { idleTargetIds } from './idle.js'
 
 export const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url))
 
@@ -34,7 +35,8 @@ const spec = {
   help: { type: 'boolean', short: 'h' },
   routes: { type: 'string' },
   'baseline-hotpath': { type: 'string' },
-  timeout: { type: 'string' }
+  timeout: { type: 'string' },
+  'heap-snapshots': { type: 'string' }
 }
 
 export const HELP = `Usage: npm run bench -- [options]
@@ -82,6 +84,19 @@ Startup profile (--profile startup: start-up time per process, not req/s)
   --baseline-hotpath DIR
                        also time the hotpath package in DIR (packages/hotpath of another
                        checkout, its dependencies installed) as target hotpath-baseline
+
+Idle profile (--profile idle: memory per idle keep-alive connection, not req/s)
+  --targets LIST       ${idleTargetIds.join(', ')}
+                       ("all": every one; node-net is raw node:net, the floor of any Node server)
+  --connections N      keep-alive connections held open per server (default 10000); the
+                       server and the client each need N + 64 open files: the soft limit is
+                       raised up to the hard one (ulimit -Hn), else the run says so and stops
+  --rounds N           server processes per target, alternating (default 3)
+  --heap-snapshots DIR write a heap snapshot of each server with its connections open
+                       (first round; 20 to 60 MB each at 10,000 connections)
+  --baseline-hotpath DIR
+                       also measure the hotpath package in DIR (packages/hotpath of another
+                       checkout, its dependencies installed) on wire, as hotpath-wire-baseline
   -h, --help           this text
 
 Examples
@@ -92,6 +107,7 @@ Examples
   npm run bench -- --cmd 'node my-server.js' --url /health --duration 5
   npm run bench -- --compare lab/results/main.json lab/results/branch.json
   npm run bench -- --profile startup --routes 1000 --targets hotpath,fastify
+  npm run bench -- --profile idle --targets node-http,hotpath-wire,fastify --connections 5000
 `
 
 function int (name, value, min, max) {
@@ -116,7 +132,7 @@ export class UsageError extends Error {}
 
 /**
  * @typedef {object} Options
- * @property {'run' | 'help' | 'list' | 'compare' | 'startup'} mode
+ * @property {'run' | 'help' | 'list' | 'compare' | 'startup' | 'idle'} mode
  * @property {string} profile
  * @property {string[]} targets
  * @property {string[]} scenarios
@@ -135,6 +151,7 @@ export class UsageError extends Error {}
  * @property {string[]} files            --compare inputs
  * @property {import('./profiles.js').Goal[]} goals
  * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
+ * @property {import('./idle.js').IdleOptions} [idle]  the idle profile's options
  */
 
 /**
@@ -154,8 +171,8 @@ export function parseOptions (argv) {
   if (!profile) throw new UsageError(`unknown profile "${profileName}" (known: ${Object.keys(profiles).join(', ')})`)
 
   const base = { profile: profileName, files: [], goals: profile.goals || [] }
-  // (the startup profile names targets of its own: help, list and compare take the default's)
-  const usual = profile.mode === 'startup' ? profiles.default : profile
+  // (the startup and idle profiles name targets of their own: help, list and compare take the default's)
+  const usual = profile.mode === 'startup' || profile.mode === 'idle' ? profiles.default : profile
   if (v.help) return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'help' })
   if (v.list) return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'list' })
   if (v.compare) {
@@ -163,8 +180,14 @@ export function parseOptions (argv) {
     return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'compare', files: parsed.positionals })
   }
   if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-  if (profile.mode === 'startup') return startupOptions(v, profile, base)
-  for (const name of ['routes', 'baseline-hotpath', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
+  if (profile.mode === 'startup') {
+    if (v['heap-snapshots'] !== undefined) throw new UsageError('--heap-snapshots goes with --profile idle')
+    return startupOptions(v, profile, base)
+  }
+  if (profile.mode === 'idle') return idleOptions(v, profile, base)
+  for (const name of ['routes', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
+  if (v['baseline-hotpath'] !== undefined) throw new UsageError('--baseline-hotpath goes with --profile startup or idle')
+  if (v['heap-snapshots'] !== undefined) throw new UsageError('--heap-snapshots goes with --profile idle')
 
   const o = { ...defaults(profile), ...base, mode: /** @type {const} */ ('run') }
   if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
@@ -251,6 +274,40 @@ function startupOptions (v, profile, base) {
   }
   if (startup.baselineHotpath !== null && !startup.targets.includes('hotpath')) throw new UsageError('--baseline-hotpath goes with the hotpath target')
   return /** @type {Options} */ ({ ...defaults(profiles.default), ...base, mode: 'startup', startup })
+}
+
+/**
+ * The idle profile's options: its own targets (runner/idle.js), the
+ * connections held per server, rounds; the load options do not apply.
+ * @param {Record<string, any>} v
+ * @param {any} profile
+ * @param {{ profile: string, files: string[], goals: any[] }} base
+ * @returns {Options}
+ */
+function idleOptions (v, profile, base) {
+  for (const name of ['scenarios', 'duration', 'warmup', 'pipelining', 'node', 'loader', 'cmd', 'url', 'compare', 'routes', 'timeout']) {
+    if (v[name] !== undefined) throw new UsageError(`--${name} does not apply to --profile idle`)
+  }
+  /** @type {import('./idle.js').IdleOptions} */
+  const idle = {
+    targets: list('targets', v.targets ?? profile.targets.join(','), idleTargetIds, { all: idleTargetIds, hotpath: targetGroups.hotpath }),
+    connections: v.connections === undefined ? profile.connections : int('connections', v.connections, 1, 100000),
+    rounds: v.rounds === undefined ? profile.rounds : int('rounds', v.rounds, 1, 100),
+    concurrency: profile.concurrency,
+    keepAliveMs: profile.keepAliveMs,
+    heapSnapshots: v['heap-snapshots'] ?? null,
+    baselineHotpath: v['baseline-hotpath'] ?? null,
+    pin: 'auto',
+    out: v.out ?? DEFAULT_OUT
+  }
+  if (v['no-pin']) idle.pin = null
+  if (v.pin !== undefined) {
+    const m = /^(\d+):(\d+)$/.exec(v.pin)
+    if (!m || m[1] === m[2] || v['no-pin']) throw new UsageError(`--pin takes two different CPU numbers as SERVER:LOADER, e.g. 0:1, got "${v.pin}"`)
+    idle.pin = { server: Number(m[1]), loader: Number(m[2]) }
+  }
+  if (idle.baselineHotpath !== null && !idle.targets.includes('hotpath-wire')) throw new UsageError('--baseline-hotpath goes with the hotpath-wire target')
+  return /** @type {Options} */ ({ ...defaults(profiles.default), ...base, mode: 'idle', idle })
 }
 
 /** @returns {Omit<Options, 'mode' | 'profile' | 'files' | 'goals'>} */

@@ -7,9 +7,11 @@
 // run goes on and the report shows it not run.
 
 import http from 'node:http'
-import hotpath from 'hotpath'
 import { kind, http2, port, host, payload, decoyRoutes, paramsRoute, postBodySchema, responseSchemas, echoOf, orderSummaryOf, delay1ms, unsupported, ready, middlewareStack, pluginStack } from './common.js'
 
+// LAB_HOTPATH_ENTRY: another hotpath package, timed beside this checkout's
+// (the idle profile's --baseline-hotpath)
+const hotpath = (await import(process.env.LAB_HOTPATH_ENTRY || 'hotpath')).default
 const engine = process.env.HOTPATH_ENGINE || 'node'
 // plugin-stack is the migration story: the Fastify application, with the one
 // import a Fastify user changes (hotpath/fastify: Fastify's defaults where
