@@ -9,6 +9,7 @@ import { runBench } from './run.js'
 import { runSplit } from './split.js'
 import { renderSplit } from '../report/split.js'
 import { runStartup, writeStartupResults, renderStartupTable } from './startup.js'
+import { runIdle, writeIdleResults, renderIdleTable, IdleSetupError } from './idle.js'
 import { writeResults } from './output.js'
 import { createProgress } from './progress.js'
 import { renderTable, renderProblems, renderMatrix } from '../report/table.js'
@@ -67,6 +68,26 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
     if (results.env.pinning && !results.env.pinning.enabled) stdout.write(`Note: ${results.env.pinning.note}\n`)
     stdout.write(`Load average before the run: ${results.env.loadAverage.map((x) => x.toFixed(2)).join(', ')}\n`)
     return { code: 0, results, files: { json: file } }
+  }
+
+  if (opts.mode === 'idle') {
+    const idle = /** @type {import('./idle.js').IdleOptions} */ (opts.idle)
+    let results
+    try {
+      results = await runIdle(idle, { log: (line) => stderr.write(`${line}\n`) })
+    } catch (err) {
+      // what the machine does not allow (open files, local ports) is said before anything starts
+      if (!(err instanceof IdleSetupError)) throw err
+      stderr.write(`bench: ${err.message}\n`)
+      return { code: 2 }
+    }
+    const files = writeIdleResults(results, idle.out)
+    stdout.write(`\n${renderIdleTable(results)}\n`)
+    const rel = (f) => path.relative(process.cwd(), f) || f
+    stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n`)
+    const busy = results.env.loadAverage[0]
+    if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${results.env.cores} CPUs): other work was competing, expect noisy figures\n`)
+    return { code: 0, results, files }
   }
 
   const progress = createProgress(stderr)

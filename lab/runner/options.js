@@ -9,6 +9,7 @@ import { profiles } from './profiles.js'
 import { wrkVersion } from './loaders/wrk.js'
 import { loaderProtocols } from './loaders/index.js'
 import { startupTargetIds } from './startup.js'
+import { idleTargetIds } from './idle.js'
 
 export const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url))
 
@@ -37,7 +38,8 @@ const spec = {
   timeout: { type: 'string' },
   split: { type: 'boolean' },
   top: { type: 'string' },
-  'prof-interval': { type: 'string' }
+  'prof-interval': { type: 'string' },
+  'heap-snapshots': { type: 'string' }
 }
 
 export const HELP = `Usage: npm run bench -- [options]
@@ -96,6 +98,19 @@ Startup profile (--profile startup: start-up time per process, not req/s)
   --baseline-hotpath DIR
                        also time the hotpath package in DIR (packages/hotpath of another
                        checkout, its dependencies installed) as target hotpath-baseline
+
+Idle profile (--profile idle: memory per idle keep-alive connection, not req/s)
+  --targets LIST       ${idleTargetIds.join(', ')}
+                       ("all": every one; net-canned is raw node:net, the floor of any Node server)
+  --connections N      keep-alive connections held open per server (default 10000); the
+                       server and the client each need N + 64 open files: the soft limit is
+                       raised up to the hard one (ulimit -Hn), else the run says so and stops
+  --rounds N           server processes per target, alternating (default 3)
+  --heap-snapshots DIR write a heap snapshot of each server with its connections open
+                       (first round; 20 to 60 MB each at 10,000 connections)
+  --baseline-hotpath DIR
+                       also measure the hotpath package in DIR (packages/hotpath of another
+                       checkout, its dependencies installed) on wire, as hotpath-wire-baseline
   -h, --help           this text
 
 Examples
@@ -107,6 +122,7 @@ Examples
   npm run bench -- --compare lab/results/main.json lab/results/branch.json
   npm run bench -- --profile plugins --split --targets hotpath-wire,fastify
   npm run bench -- --profile startup --routes 1000 --targets hotpath,fastify
+  npm run bench -- --profile idle --targets node-http,hotpath-wire,fastify --connections 5000
 `
 
 function int (name, value, min, max) {
@@ -131,7 +147,7 @@ export class UsageError extends Error {}
 
 /**
  * @typedef {object} Options
- * @property {'run' | 'help' | 'list' | 'compare' | 'startup' | 'split'} mode
+ * @property {'run' | 'help' | 'list' | 'compare' | 'startup' | 'split' | 'idle'} mode
  * @property {string} profile
  * @property {string[]} targets
  * @property {string[]} scenarios
@@ -153,6 +169,7 @@ export class UsageError extends Error {}
  * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
  * @property {number} top                --split: the framework's functions listed
  * @property {number} profInterval       --split: µs between CPU profile samples
+ * @property {import('./idle.js').IdleOptions} [idle]  the idle profile's options
  */
 
 /**
@@ -172,8 +189,8 @@ export function parseOptions (argv) {
   if (!profile) throw new UsageError(`unknown profile "${profileName}" (known: ${Object.keys(profiles).join(', ')})`)
 
   const base = { profile: profileName, files: [], goals: profile.goals || [] }
-  // (the startup profile names targets of its own: help, list and compare take the default's)
-  const usual = profile.mode === 'startup' ? profiles.default : profile
+  // (the startup and idle profiles name targets of their own: help, list and compare take the default's)
+  const usual = profile.mode === 'startup' || profile.mode === 'idle' ? profiles.default : profile
   if (v.help) return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'help' })
   if (v.list) return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'list' })
   if (v.compare) {
@@ -183,10 +200,16 @@ export function parseOptions (argv) {
   if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
   if (profile.mode === 'startup') {
     if (v.split) throw new UsageError('--split does not apply to --profile startup')
+    if (v['heap-snapshots'] !== undefined) throw new UsageError('--heap-snapshots goes with --profile idle')
     return startupOptions(v, profile, base)
+  }
+  if (profile.mode === 'idle') {
+    if (v.split) throw new UsageError('--split does not apply to --profile idle')
+    return idleOptions(v, profile, base)
   }
   if (!v.split) for (const name of ['top', 'prof-interval']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --split`)
   for (const name of ['routes', 'timeout']) if (v[name] !== undefined) throw new UsageError(`--${name} goes with --profile startup`)
+  if (v['heap-snapshots'] !== undefined) throw new UsageError('--heap-snapshots goes with --profile idle')
 
   const o = { ...defaults(profile), ...base, mode: /** @type {'run' | 'split'} */ (v.split ? 'split' : 'run') }
   if (v.top !== undefined) o.top = int('top', v.top, 1, 1000)
@@ -280,6 +303,40 @@ function startupOptions (v, profile, base) {
   }
   if (startup.baselineHotpath !== null && !startup.targets.includes('hotpath')) throw new UsageError('--baseline-hotpath goes with the hotpath target')
   return /** @type {Options} */ ({ ...defaults(profiles.default), ...base, mode: 'startup', startup })
+}
+
+/**
+ * The idle profile's options: its own targets (runner/idle.js), the
+ * connections held per server, rounds; the load options do not apply.
+ * @param {Record<string, any>} v
+ * @param {any} profile
+ * @param {{ profile: string, files: string[], goals: any[] }} base
+ * @returns {Options}
+ */
+function idleOptions (v, profile, base) {
+  for (const name of ['scenarios', 'duration', 'warmup', 'pipelining', 'node', 'loader', 'cmd', 'url', 'compare', 'routes', 'timeout']) {
+    if (v[name] !== undefined) throw new UsageError(`--${name} does not apply to --profile idle`)
+  }
+  /** @type {import('./idle.js').IdleOptions} */
+  const idle = {
+    targets: list('targets', v.targets ?? profile.targets.join(','), idleTargetIds, { all: idleTargetIds, hotpath: targetGroups.hotpath }),
+    connections: v.connections === undefined ? profile.connections : int('connections', v.connections, 1, 100000),
+    rounds: v.rounds === undefined ? profile.rounds : int('rounds', v.rounds, 1, 100),
+    concurrency: profile.concurrency,
+    keepAliveMs: profile.keepAliveMs,
+    heapSnapshots: v['heap-snapshots'] ?? null,
+    baselineHotpath: v['baseline-hotpath'] ?? null,
+    pin: 'auto',
+    out: v.out ?? DEFAULT_OUT
+  }
+  if (v['no-pin']) idle.pin = null
+  if (v.pin !== undefined) {
+    const m = /^(\d+):(\d+)$/.exec(v.pin)
+    if (!m || m[1] === m[2] || v['no-pin']) throw new UsageError(`--pin takes two different CPU numbers as SERVER:LOADER, e.g. 0:1, got "${v.pin}"`)
+    idle.pin = { server: Number(m[1]), loader: Number(m[2]) }
+  }
+  if (idle.baselineHotpath !== null && !idle.targets.includes('hotpath-wire')) throw new UsageError('--baseline-hotpath goes with the hotpath-wire target')
+  return /** @type {Options} */ ({ ...defaults(profiles.default), ...base, mode: 'idle', idle })
 }
 
 /** @returns {Omit<Options, 'mode' | 'profile' | 'files' | 'goals'>} */

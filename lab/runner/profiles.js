@@ -123,6 +123,22 @@ export const profiles = {
     duration: 1,
     warmup: 0
   },
+  idle: {
+    description: 'memory per idle keep-alive connection: 10,000 connections, each after one request, held open on every HTTP/1.1 target and on raw node:net (the floor); RSS and heap growth per connection, GC forced (3 rounds; about 8 minutes on 2 cores)',
+    mode: 'idle',
+    // every HTTP/1.1 target of targets/index.js, after net-canned (runner/idle.js)
+    targets: ['all'],
+    connections: 10000,
+    rounds: 3,
+    // connections being opened at once: below Node's listen backlog (511)
+    concurrency: 100,
+    // every server's keep-alive timeout while its connections are held:
+    // longer than opening and measuring 10,000 of them takes on any target
+    keepAliveMs: 600_000,
+    scenarios: ['hello'],
+    duration: 1,
+    warmup: 0
+  },
   h2: {
     description: 'HTTP/2 (h2c, prior knowledge): raw node:http2, Fastify and hotpath with http2, timed by h2load, 10 connections x 10 streams (about 1 minute; needs h2load, Debian: nghttp2-client)',
     loader: 'h2load',

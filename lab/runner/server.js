@@ -42,6 +42,9 @@ const UNSUPPORTED = 3
  * @property {() => Promise<{ cpu: number | null, gcMs: number | null, counters: Record<string, number> | null }>} sample
  * @property {() => boolean} resetPeak
  * @property {() => number | null} peakRss
+ * @property {(msg: { type: string } & Record<string, any>, timeoutMs?: number) => Promise<any>} ask
+ *   sends a message over the IPC channel and resolves with the server's
+ *   answer of the same type (null if none came in time)
  * @property {(grace?: number) => Promise<void>} stop   SIGTERM, then SIGKILL after `grace` ms (default 2000)
  */
 
@@ -51,14 +54,15 @@ const UNSUPPORTED = 3
  * @param {string} [o.cmd]         shell command (--cmd): it gets PORT and HOST
  * @param {Record<string,string>} [o.env]
  * @param {string[]} [o.imports]   modules to preload with --import after the probe (a target's setup, such as tracing)
- * @param {string[]} [o.nodeArgs]  more Node options for a built-in target (--cpu-prof and its settings, for --split)
+ * @param {string[]} [o.nodeArgs]  more Node options for a built-in target, before the preloads (--cpu-prof and its settings for --split, the idle profile's --expose-gc)
+ * @param {string[]} [o.launcher]  a command the whole command line is handed to (the idle profile's raised fd limit)
  * @param {string} o.nodeBin
  * @param {number | null} o.cpu    CPU to pin to, or null
  * @param {number} [o.startTimeout]  ms to wait for the server to listen; 0 waits as long as it runs
  *   (tests: a loaded machine can take longer than any fixed time, and the test's own timeout bounds it)
  * @returns {Promise<ServerHandle>} rejects with an Error whose `unsupported` is true when the target does not serve the scenario
  */
-export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs = [], nodeBin, cpu, startTimeout = 20000 }) {
+export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs = [], launcher = [], nodeBin, cpu, startTimeout = 20000 }) {
   const port = await freePort()
   const childEnv = { ...process.env, ...env, PORT: String(port), HOST }
   let argv
@@ -70,6 +74,7 @@ export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs
     argv = [nodeBin, ...nodeArgs, `--import=${PROBE}`, ...imports.map((m) => `--import=${m}`), file]
   }
   if (cpu !== null) argv = ['taskset', '-c', String(cpu), ...argv]
+  argv = [...launcher, ...argv]
   const child = spawn(argv[0], argv.slice(1), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
   let out = ''
   const keep = (d) => { out = (out + d).slice(-4096) }
@@ -84,7 +89,7 @@ export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs
   const pending = new Map()
   let listening = false
   child.on('message', (msg) => {
-    if (msg && msg.type === 'lab:stats' && pending.has(msg.id)) { pending.get(msg.id)(msg); pending.delete(msg.id) }
+    if (msg && typeof msg.id === 'number' && pending.has(msg.id)) { pending.get(msg.id)(msg); pending.delete(msg.id) }
     if (msg && msg.type === 'lab:listening') { listening = true; wake() }
   })
 
@@ -111,13 +116,15 @@ export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs
   }
   wake = () => {}
 
-  const ipc = () => new Promise((resolve) => {
+  /** @type {(msg: { type: string } & Record<string, any>, timeoutMs?: number) => Promise<any>} */
+  const ask = (msg, timeoutMs = 1000) => new Promise((resolve) => {
     if (!child.connected) return resolve(null)
     const id = ++seq
-    const timer = setTimeout(() => { pending.delete(id); resolve(null) }, 1000)
-    pending.set(id, (msg) => { clearTimeout(timer); resolve(msg) })
-    child.send({ type: 'lab:stats', id })
+    const timer = setTimeout(() => { pending.delete(id); resolve(null) }, timeoutMs)
+    pending.set(id, (answer) => { clearTimeout(timer); resolve(answer.type === msg.type ? answer : null) })
+    child.send({ ...msg, id })
   })
+  const ipc = () => ask({ type: 'lab:stats' })
 
   // lifetime peak RSS as the server reports it, where /proc is missing
   let reportedMaxRss = null
@@ -126,6 +133,7 @@ export async function startServer ({ file, cmd, env = {}, imports = [], nodeArgs
     port,
     alive: () => exit === null,
     output: () => out,
+    ask,
     async sample () {
       const msg = await ipc()
       if (msg) reportedMaxRss = msg.maxRss

@@ -121,3 +121,33 @@ test('--baseline-hotpath on a load profile: the directory is kept for the hotpat
   assert.equal(o.baselineHotpath, '/some/hotpath')
   assert.equal(parseOptions([]).baselineHotpath, null)
 })
+
+test('the idle profile: every HTTP/1.1 target and node:net, 10,000 connections; the load options do not apply', () => {
+  const o = parseOptions(['--profile', 'idle'])
+  assert.equal(o.mode, 'idle')
+  assert.deepEqual(o.idle?.targets, ['net-canned', ...targetGroups.all])
+  assert.equal(o.idle?.connections, 10000)
+  assert.equal(o.idle?.rounds, 3)
+  assert.equal(o.idle?.heapSnapshots, null)
+  assert.equal(o.idle?.baselineHotpath, null)
+  assert.equal(o.idle?.pin, 'auto')
+  const some = parseOptions(['--profile', 'idle', '--targets', 'node-http,hotpath', '--connections', '500', '--rounds', '2', '--heap-snapshots', '/tmp/snaps', '--baseline-hotpath', '/x/packages/hotpath', '--no-pin', '--out', '/tmp/o'])
+  assert.deepEqual(some.idle?.targets, ['node-http', 'hotpath-node', 'hotpath-wire'])
+  assert.equal(some.idle?.connections, 500)
+  assert.equal(some.idle?.rounds, 2)
+  assert.equal(some.idle?.heapSnapshots, '/tmp/snaps')
+  assert.equal(some.idle?.baselineHotpath, '/x/packages/hotpath')
+  assert.equal(some.idle?.pin, null)
+  assert.equal(some.idle?.out, '/tmp/o')
+  assert.deepEqual(parseOptions(['--profile', 'idle', '--pin', '1:0']).idle?.pin, { server: 1, loader: 0 })
+  const bad = [
+    [['--profile', 'idle', '--targets', 'node-http2'], /unknown target "node-http2"/],
+    [['--profile', 'idle', '--connections', '0'], /--connections must be a whole number from 1/],
+    [['--profile', 'idle', '--duration', '3'], /--duration does not apply to --profile idle/],
+    [['--profile', 'idle', '--loader', 'wrk'], /--loader does not apply/],
+    [['--profile', 'idle', '--baseline-hotpath', '/x', '--targets', 'fastify'], /goes with the hotpath-wire target/],
+    [['--heap-snapshots', '/tmp/x'], /goes with --profile idle/]
+  ]
+  for (const [argv, re] of bad) assert.throws(() => parseOptions(argv), (err) => err instanceof UsageError && re.test(err.message), argv.join(' '))
+  assert.equal(parseOptions(['--profile', 'idle', '--help']).mode, 'help')
+})

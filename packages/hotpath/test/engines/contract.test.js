@@ -332,6 +332,29 @@ for (const name of /** @type {const} */ (['node', 'wire', 'inject', 'h2'])) {
       assert.deepEqual(seen.get('big'), ['error'])
     })
 
+    test('a keep-alive connection that waited idle answers what comes next: a head in two parts, a body, two pipelined requests', async () => {
+      const socket = net.connect(s.port, '127.0.0.1')
+      socket.on('error', () => {})
+      await once(socket, 'connect')
+      let text = ''
+      socket.on('data', (d) => { text += d.toString('latin1') })
+      const answered = (/** @type {number} */ n) => waitFor(() => responses(text).length >= n)
+      socket.write(`GET /text HTTP/1.1\r\n${H}\r\n`)
+      assert.ok(await answered(1))
+      // idle for a few ticks of wire's shared timer (it lets go of what only
+      // a request needs); the next request must not notice
+      await sleep(800)
+      socket.write(`POST /echo HTTP/1.1\r\nHo`)
+      await sleep(50)
+      socket.write(`st: x\r\nContent-Length: 4\r\n\r\nidle`)
+      assert.ok(await answered(2))
+      await sleep(800)
+      socket.write(`GET /204 HTTP/1.1\r\n${H}\r\nGET /text HTTP/1.1\r\n${H}Connection: close\r\n\r\n`)
+      assert.ok(await answered(4))
+      assert.deepEqual(responses(text).map((r) => [r.status, r.body]), [[200, 'hello'], [200, 'got idle'], [204, ''], [200, 'hello']])
+      socket.destroy()
+    })
+
     test('half a head and silence: 408 with the code of the table, and the connection closes', async () => {
       const { text, closedByServer } = await exchange(s.port, `GET /text HTTP/1.1\r\n${H}`, { ms: 4000 })
       assert.ok(closedByServer)

@@ -17,7 +17,7 @@
 import { Parser } from './parser.js'
 import { WireResponse, connectionClosed } from './response.js'
 import { errorResponse } from './writer.js'
-import { LINGER_MS } from './limits.js'
+import { LINGER_MS, DEFAULTS } from './limits.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { P_HEAD, P_BUSY, P_LINGER, PAUSE_PIPELINE, PAUSE_WRITE } from './states.js'
 import { send, flush, drainOut, handOffClientError } from './output.js'
@@ -33,6 +33,21 @@ import { originalEmit } from '../server-emit.js'
 
 const EMPTY = Buffer.alloc(0)
 
+/**
+ * The parser of every sleeping connection (Connection#sleep): idle, with no
+ * bytes and no request of anyone's, so reading its state (idle, inBody,
+ * held) tells the truth about any of them. It is never run: a read wakes
+ * its connection, which gets a parser of its own first (Connection#onData).
+ */
+const SLEEPING = new Parser(/** @type {any} */ (null), null, DEFAULTS, true)
+/**
+ * The response queue and the collected writes of every sleeping
+ * connection: empty, and frozen, so that a write to a sleeping connection
+ * (there is none: it has no request) would throw rather than reach another
+ * connection's bytes. A read gives the connection arrays of its own again.
+ */
+const NONE = /** @type {any[]} */ (/** @type {unknown} */ (Object.freeze([])))
+
 export class Connection {
   /**
    * @param {WireEngine} engine
@@ -43,7 +58,7 @@ export class Connection {
     this.engine = engine
     this.socket = socket
     this.encrypted = encrypted
-    this.remoteAddress = socket.remoteAddress
+    /** its own while awake, the shared SLEEPING one while asleep (sleep(), wake()) */
     this.parser = new Parser(this, this, engine.limits, engine.requireHostHeader)
     /** ParserSink: parse nothing more for now */
     this.stopped = false
@@ -56,11 +71,11 @@ export class Connection {
     this.ended = false
     /** a response that closes the connection went out: nothing more is written */
     this.closedWrite = false
-    /** @type {WireResponse[]} responses not finished yet, in request order */
+    /** @type {WireResponse[]} responses not finished yet, in request order (the shared empty one while asleep) */
     this.queue = []
     /** a read is being processed: writes are collected in `out` */
     this.batching = false
-    /** @type {(string | Buffer)[]} writes collected during a read (one array per connection) */
+    /** @type {(string | Buffer)[]} writes collected during a read (one array per connection; the shared empty one while asleep) */
     this.out = []
     this.outBytes = 0
     this.endAfterFlush = false
@@ -88,6 +103,7 @@ export class Connection {
   /** @param {Buffer} chunk */
   onData (chunk) {
     if (this.discard || this.detached) return
+    if (this.parser === SLEEPING) this.wake()
     this.batching = true
     this.parser.execute(chunk)
     // a pause lifted while this read was being processed
@@ -395,6 +411,48 @@ export class Connection {
       this.engine.clientError(/** @type {Error} */ (err), this)
       socket.destroy()
     }
+  }
+
+  /**
+   * The peer's address, read from the socket when someone asks (an error
+   * report, a rejected request, req.ip): node caches it on the socket
+   * then, and a connection nobody asks about does not hold it (an object
+   * and a string, 88 bytes). Once the socket is gone it is undefined
+   * unless it was read before, as on node:http's socket.
+   * @returns {string | undefined}
+   */
+  get remoteAddress () {
+    return this.socket.remoteAddress
+  }
+
+  /**
+   * Between requests a connection needs none of what reading and answering
+   * one takes: its parser, its response queue and its collected writes
+   * (each array grown to 17 slots by its first push) are let go, for
+   * shared empty ones. The shared timer calls this for a connection that
+   * has been idle through a whole tick (./timers.js), so a connection with
+   * requests back to back never pays for it, and one that waits holds
+   * about 500 bytes fewer (docs/engines.md, "Idle connections"). The next
+   * read wakes it (onData).
+   */
+  sleep () {
+    if (this.parser === SLEEPING || !this.parser.idle || this.batching || this.queue.length !== 0 || this.out.length !== 0 ||
+      this.current !== null || this.streaming !== null || this.upgradeReq !== null || this.paused !== 0) return
+    this.parser = SLEEPING
+    this.queue = NONE
+    this.out = NONE
+  }
+
+  /** A read came to a sleeping connection: what a request needs, anew. */
+  wake () {
+    this.parser = new Parser(this, this, this.engine.limits, this.engine.requireHostHeader)
+    this.queue = []
+    this.out = []
+  }
+
+  /** Sleeping (see sleep()): until the next read, no parser of its own. */
+  get asleep () {
+    return this.parser === SLEEPING
   }
 
   /** True when closing it loses nothing (graceful close). */

@@ -42,13 +42,18 @@ export class WireEngine {
      * or its keep-alive timeout ends, as while serving
      */
     this.drain = options.drain === true
-    /** coarse clock for timeouts, advanced by the shared timer (./timers.js) */
-    this.clock = Date.now()
+    /**
+     * coarse clock for timeouts, advanced by the shared timer (./timers.js):
+     * ms since the engine was made, so that it and each connection's times
+     * taken from it stay small integers, held in the connection itself
+     * (Date.now() would need a 16-byte number object for each of them)
+     */
+    this.clock = 0
     /** Date.now() when the shared timer last ran */
-    this.tickedAt = this.clock
+    this.tickedAt = Date.now()
     this.second = 0
     this.dateLine = ''
-    this.refreshDate(this.clock)
+    this.refreshDate(this.tickedAt)
     this.keepAliveLines = keepAliveLines(this.limits.keepAliveTimeout)
     /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null

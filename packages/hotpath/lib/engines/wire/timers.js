@@ -43,6 +43,10 @@ export function tick (engine) {
         break
       case P_IDLE:
         if (engine.clock - conn.since > engine.limits.keepAliveTimeout || (engine.closing && !engine.drain && engine.clock - conn.since >= CLOSE_IDLE_MS)) timeout(conn)
+        // idle through a whole tick: let go of what only a request needs
+        // (Connection#sleep), here rather than at each answer, so that
+        // requests back to back on a connection allocate nothing for it
+        else if (engine.clock - conn.since >= TICK_MS && !conn.asleep) conn.sleep()
         break
       case P_LINGER:
         if (engine.clock - conn.since > conn.linger) timeout(conn)
