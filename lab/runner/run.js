@@ -155,7 +155,6 @@ export function summarizeAll (results) {
 }
 
 async function runScenario ({ node, scenario, targetList, opts, loader, pinning, results, log, progress }) {
-  const pipelining = opts.pipelining ?? scenario.pipelining ?? 1
   const ticks = opts.rounds + (opts.warmup ? 1 : 0)
   const setStatus = (target, state, reason = null, extra = {}) => {
     results.status.push({ node: node.version, scenario: scenario.id, target, state, reason, ...extra })
@@ -189,15 +188,8 @@ async function runScenario ({ node, scenario, targetList, opts, loader, pinning,
       live.push({ t, srv, headBytes: c.headBytes, bodyBytes: c.bodyBytes })
     }
 
-    const job = (srv, duration) => ({
-      url: `http://127.0.0.1:${srv.port}${scenario.request.path}`,
-      method: scenario.request.method,
-      headers: scenario.request.headers,
-      body: scenario.request.body,
-      connections: opts.connections,
-      pipelining,
-      duration
-    })
+    /** @param {{ port: number }} srv @param {number} duration */
+    const job = (srv, duration) => loadJob(scenario, opts, srv.port, duration)
 
     const broken = new Map()
     if (opts.warmup > 0) {
@@ -262,4 +254,23 @@ export function withBaselines (list, dir) {
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
   const entry = pathToFileURL(path.resolve(dir, pkg.main ?? 'lib/index.js')).href
   return list.flatMap((t) => isHotpathTarget(t.id) ? [t, baselineTwin(t, entry)] : [t])
+}
+
+/**
+ * What the loader is asked to send to a server for one timed (or warm-up) run.
+ * @param {any} scenario
+ * @param {{ connections: number, pipelining: number | null }} opts
+ * @param {number} port
+ * @param {number} duration  seconds
+ */
+export function loadJob (scenario, opts, port, duration) {
+  return {
+    url: `http://127.0.0.1:${port}${scenario.request.path}`,
+    method: scenario.request.method,
+    headers: scenario.request.headers,
+    body: scenario.request.body,
+    connections: opts.connections,
+    pipelining: opts.pipelining ?? scenario.pipelining ?? 1,
+    duration
+  }
 }

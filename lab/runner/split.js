@@ -21,7 +21,7 @@ import { checkTarget } from './conformance.js'
 import { createLoader } from './loaders/index.js'
 import { captureEnv } from './env.js'
 import { cpuTimes } from './proc.js'
-import { choosePinning, rotation, withBaselines } from './run.js'
+import { choosePinning, rotation, withBaselines, loadJob } from './run.js'
 
 const LAB = fileURLToPath(new URL('../', import.meta.url))
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -263,15 +263,8 @@ async function splitScenario ({ scenario, opts, loader, pinning, profileDir, log
       }
       live.push({ t, ...s, windows: [], requests: 0, user: 0, system: 0 })
     }
-    const job = (srv, duration) => ({
-      url: `http://127.0.0.1:${srv.port}${scenario.request.path}`,
-      method: scenario.request.method,
-      headers: scenario.request.headers,
-      body: scenario.request.body,
-      connections: opts.connections,
-      pipelining: opts.pipelining ?? scenario.pipelining ?? 1,
-      duration
-    })
+    /** @param {{ port: number }} srv @param {number} duration */
+    const job = (srv, duration) => loadJob(scenario, opts, srv.port, duration)
     if (opts.warmup > 0) {
       for (const { t, srv } of live) {
         progress.tick(`${scenario.id} · ${t.id} · warm-up`)

@@ -88,6 +88,25 @@ function tickIdle (engine, conn) {
   tick(engine)
 }
 
+/**
+ * A connection of server `s` that answered one GET and then slept through
+ * a tick: the client and the server's end of it.
+ * @param {any} t
+ * @param {any} s
+ * @param {{ destroyClient?: boolean }} [o]  false: the test ends the client itself
+ */
+async function sleepingConnection (t, s, { destroyClient = true } = {}) {
+  const c = await client(s.port)
+  if (destroyClient) t.after(() => c.socket.destroy())
+  c.write('GET / HTTP/1.1\r\n' + H + '\r\n')
+  await c.answers(1)
+  const conn = await onlyConnection(s.engine)
+  await until(() => conn.phase === P_IDLE)
+  tickIdle(s.engine, conn)
+  assert.equal(conn.asleep, true)
+  return { c, conn }
+}
+
 test('a connection idle through a tick sleeps; its next request wakes it and is answered', async (t) => {
   const s = await serveHandTicked({}, echo)
   t.after(() => s.close())
@@ -147,14 +166,7 @@ test('two sleeping connections share the one idle form; each wakes to its own', 
 test('a sleeping connection reused with a head sent in parts: the parts are put together', async (t) => {
   const s = await serveHandTicked({}, echo)
   t.after(() => s.close())
-  const c = await client(s.port)
-  t.after(() => c.socket.destroy())
-  c.write('GET /1 HTTP/1.1\r\n' + H + '\r\n')
-  await c.answers(1)
-  const conn = await onlyConnection(s.engine)
-  await until(() => conn.phase === P_IDLE)
-  tickIdle(s.engine, conn)
-  assert.equal(conn.asleep, true)
+  const { c, conn } = await sleepingConnection(t, s)
   c.write('GET /2 HTTP/1.1\r\nHo')
   await until(() => conn.headStarted)
   assert.equal(conn.asleep, false)
@@ -164,7 +176,7 @@ test('a sleeping connection reused with a head sent in parts: the parts are put 
   assert.equal(conn.asleep, false)
   c.write('st: example.com\r\n\r\n')
   const rs = await c.answers(2)
-  assert.deepEqual(rs.map((r) => r.body), ['GET /1 ', 'GET /2 '])
+  assert.deepEqual(rs.map((r) => r.body), ['GET / ', 'GET /2 '])
 })
 
 test('a connection with a request in flight, or a body on its way, does not sleep', async (t) => {
@@ -197,14 +209,7 @@ test('a connection with a request in flight, or a body on its way, does not slee
 test('keepAliveTimeout still closes a sleeping connection', async (t) => {
   const s = await serve({ keepAliveTimeout: 300 }, echo)
   t.after(() => s.close())
-  const c = await client(s.port)
-  t.after(() => c.socket.destroy())
-  c.write('GET / HTTP/1.1\r\n' + H + '\r\n')
-  await c.answers(1)
-  const conn = await onlyConnection(s.engine)
-  await until(() => conn.phase === P_IDLE)
-  tickIdle(s.engine, conn)
-  assert.equal(conn.asleep, true)
+  const { c } = await sleepingConnection(t, s)
   // the server closes it (the client never does); its bookkeeping follows
   await until(() => c.closed && s.engine.connections.size === 0)
 })
@@ -212,13 +217,7 @@ test('keepAliveTimeout still closes a sleeping connection', async (t) => {
 test('the client\'s FIN on a sleeping connection closes it cleanly', async (t) => {
   const s = await serveHandTicked({}, echo)
   t.after(() => s.close())
-  const c = await client(s.port)
-  c.write('GET / HTTP/1.1\r\n' + H + '\r\n')
-  await c.answers(1)
-  const conn = await onlyConnection(s.engine)
-  await until(() => conn.phase === P_IDLE)
-  tickIdle(s.engine, conn)
-  assert.equal(conn.asleep, true)
+  const { c } = await sleepingConnection(t, s, { destroyClient: false })
   c.socket.end()
   await until(() => c.closed && s.engine.connections.size === 0)
   assert.equal((await c.answers(1)).length, 1, 'nothing more was written')
@@ -241,12 +240,6 @@ test('the engine\'s clock and a connection\'s times are small integers', async (
 test('a sleeping connection\'s remote address is still there when asked for', async (t) => {
   const s = await serveHandTicked({}, echo)
   t.after(() => s.close())
-  const c = await client(s.port)
-  t.after(() => c.socket.destroy())
-  c.write('GET / HTTP/1.1\r\n' + H + '\r\n')
-  await c.answers(1)
-  const conn = await onlyConnection(s.engine)
-  await until(() => conn.phase === P_IDLE)
-  tickIdle(s.engine, conn)
+  const { conn } = await sleepingConnection(t, s)
   assert.equal(conn.remoteAddress, '127.0.0.1')
 })
