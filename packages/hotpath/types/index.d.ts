@@ -589,10 +589,25 @@ type SchemaPartType<X, TP, Default> = [TP] extends [never] ? SchemaType<X, Defau
  * The replies a route's `response` schemas R give, by status; never when no
  * provider reads any of them. (Asked status by status: the union of the
  * schemas' types, `ProvidedType<R[keyof R]>`, cost 10 % more per route.)
+ * The 2xx schemas are asked first, the others only when no provider reads
+ * those: a status's type is then computed when the handler sends it, and a
+ * 500 schema the handler never sends costs no TypeBox `Static` (310
+ * instantiations for `{ message: string }` on TS 5.9).
  */
-type SchemaReplies<R, TP> = [TP] extends [never]
-  ? true extends { [K in keyof R]: [ProvidedType<R[K]>] extends [never] ? false : true }[keyof R] ? { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> } : never
-  : true extends { [K in keyof R]: [AppProvidedType<R[K], TP>] extends [never] ? false : true }[keyof R] ? { [K in keyof R as StatusKey<K>]: [AppProvidedType<R[K], TP>] extends [never] ? unknown : AppProvidedType<R[K], TP> } : never
+type SchemaReplies<R, TP> =
+  true extends ReadsReply<R, SuccessKey<R>, TP> ? TypedReplies<R, TP>
+    : true extends ReadsReply<R, Exclude<keyof R, SuccessKey<R>>, TP> ? TypedReplies<R, TP> : never
+
+/** The replies by status of response schemas R, at least one of which a provider reads. */
+type TypedReplies<R, TP> = [TP] extends [never]
+  ? { [K in keyof R as StatusKey<K>]: SchemaType<R[K], unknown> }
+  : { [K in keyof R as StatusKey<K>]: [AppProvidedType<R[K], TP>] extends [never] ? unknown : AppProvidedType<R[K], TP> }
+
+/** true when a provider reads one of the response schemas R[K] (by TP first), else false. */
+type ReadsReply<R, K extends keyof R, TP> = { [Q in K]: [[TP] extends [never] ? ProvidedType<R[Q]> : AppProvidedType<R[Q], TP>] extends [never] ? false : true }[K]
+
+/** The 2xx keys of a route's response schemas (200, '2xx'). */
+type SuccessKey<R> = { [K in keyof R]: `${K & (string | number)}` extends `2${string}` ? K : never }[keyof R]
 
 /** The route's generic: the one written (`app.get<{ Params: ... }>`), else the one its schema gives. */
 export type RouteGenericOf<G, S, TP = never> = [keyof G] extends [never] ? SchemaRoute<S, TP> : G

@@ -48,3 +48,8 @@ app.get('/classes', { schema: { response: { 200: Note, '4xx': Problem, default: 
 
 // a route without response schemas sends anything, with any code
 app.get('/free', (_req, reply) => reply.code(418).send('teapot'))
+
+// only an error reply declared: the handler sends it, and a value of its own is refused
+app.get('/only-404', { schema: { response: { 404: Problem } } }, (_req, reply) => reply.code(404).send({ message: 'gone' }))
+// @ts-expect-error the route declares no 2xx reply for a value to be
+app.get('/only-404-value', { schema: { response: { 404: Problem } } }, () => ({ message: 'gone' }))
