@@ -338,11 +338,17 @@ export type HandlerResult<G extends RouteGeneric = {}> =
   | HotpathReply<G, any>
   | void
 
+/**
+ * A route's handler. Its result may be a promise or any thenable; the
+ * Promise in the union is PromiseLike's own case, listed so that tsc relates
+ * an async handler's Promise by Promise's variance rather than comparing its
+ * `then` with PromiseLike's (130 of a route's 2,982 instantiations on TS 5.9).
+ */
 export type RouteHandler<G extends RouteGeneric = {}> = (
   this: HotpathInstance,
   request: HotpathRequest<G>,
   reply: HotpathReply<G>
-) => HandlerResult<G> | PromiseLike<HandlerResult<G>>
+) => HandlerResult<G> | Promise<HandlerResult<G>> | PromiseLike<HandlerResult<G>>
 
 /** A callback hook's `done`: with an error, the request fails with it. */
 export type HookDone = (err?: Error | null) => void
