@@ -48,3 +48,15 @@ app.get('/classes', { schema: { response: { 200: Note, '4xx': Problem, default: 
 
 // a route without response schemas sends anything, with any code
 app.get('/free', (_req, reply) => reply.code(418).send('teapot'))
+
+// only an error reply declared: the handler sends it, and a value of its own is refused
+app.get('/only-404', { schema: { response: { 404: Problem } } }, (_req, reply) => reply.code(404).send({ message: 'gone' }))
+// @ts-expect-error the route declares no 2xx reply for a value to be
+app.get('/only-404-value', { schema: { response: { 404: Problem } } }, () => ({ message: 'gone' }))
+
+// a thenable that is not a Promise is awaited as one: its value is checked as the handler's
+declare function later<T> (value: T): PromiseLike<T>
+app.get('/thenable', { schema: { response } }, () => later({ id: 1, title: 't' }))
+// @ts-expect-error a thenable of 404's body is not one of the 2xx replies
+app.get('/thenable-wrong', { schema: { response } }, () => later({ message: 'not found' }))
+app.get('/promise', { schema: { response } }, () => Promise.resolve({ id: 1 }))
