@@ -49,10 +49,7 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
     const results = await runStartup(startup, { log: (line) => stderr.write(`${line}\n`) })
     const files = writeStartupResults(results, startup.out)
     stdout.write(`\n${renderStartupTable(results)}\n`)
-    const rel = (f) => path.relative(process.cwd(), f) || f
-    stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n`)
-    const busy = results.env.loadAverage[0]
-    if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${results.env.cores} CPUs): other work was competing, expect noisy figures\n`)
+    writeFilesAndLoad(stdout, files, results.env)
     return { code: 0, results, files }
   }
 
@@ -83,10 +80,7 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
     }
     const files = writeIdleResults(results, idle.out)
     stdout.write(`\n${renderIdleTable(results)}\n`)
-    const rel = (f) => path.relative(process.cwd(), f) || f
-    stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n`)
-    const busy = results.env.loadAverage[0]
-    if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${results.env.cores} CPUs): other work was competing, expect noisy figures\n`)
+    writeFilesAndLoad(stdout, files, results.env)
     return { code: 0, results, files }
   }
 
@@ -105,10 +99,31 @@ export async function main (argv, { stdout = process.stdout, stderr = process.st
   const rel = (f) => path.relative(process.cwd(), f) || f
   stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n${files.html ? `         ${rel(files.html)}\n` : ''}`)
   if (results.env.pinning && !results.env.pinning.enabled) stdout.write(`Note: ${results.env.pinning.note}\n`)
-  // Only the reading taken before the first server starts says anything about
-  // other work: by the end, the benchmark's own server and loader keep every
-  // core busy, so the closing load average is high on a quiet machine too.
-  const busy = results.env.loadAverage[0]
-  if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${results.env.cores} CPUs): other work was competing, expect noisy figures\n`)
+  noteLoad(stdout, results.env)
   return { code: 0, results, files }
+}
+
+/**
+ * Where a run's JSON and CSV went, then the load note.
+ * @param {NodeJS.WritableStream} stdout
+ * @param {{ json: string, csv: string }} files
+ * @param {{ loadAverage: number[], cores: number }} env
+ */
+function writeFilesAndLoad (stdout, files, env) {
+  const rel = (/** @type {string} */ f) => path.relative(process.cwd(), f) || f
+  stdout.write(`\nResults: ${rel(files.json)}\n         ${rel(files.csv)}\n`)
+  noteLoad(stdout, env)
+}
+
+/**
+ * The load average before the run, when other work was competing. Only the
+ * reading taken before the first server starts says anything about other
+ * work: by the end, the benchmark's own server and loader keep every core
+ * busy, so the closing load average is high on a quiet machine too.
+ * @param {NodeJS.WritableStream} stdout
+ * @param {{ loadAverage: number[], cores: number }} env
+ */
+function noteLoad (stdout, env) {
+  const busy = env.loadAverage[0]
+  if (busy >= 1) stdout.write(`Note: load average ${busy.toFixed(2)} before the run (of ${env.cores} CPUs): other work was competing, expect noisy figures\n`)
 }
