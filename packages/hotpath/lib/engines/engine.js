@@ -100,9 +100,12 @@
  * wire: a WireResponse. inject: an InjectResponse.
  * @typedef {object} ResponseHandle
  * @property {boolean} headersSent  the status line has gone out
- * @property {(statusCode: number, headers: OutgoingHeaders, body: string | Buffer | null) => void} respond
+ * @property {(statusCode: number, headers: OutgoingHeaders, body: string | Buffer | null, length?: number) => void} respond
  *   writes the complete response in one write. The engine adds Date,
- *   Connection/Keep-Alive and Content-Length (from body) when absent; for
+ *   Connection/Keep-Alive and Content-Length (from body) when absent;
+ *   `length`, when the caller passes one (>= 0), is body's byte length,
+ *   measured once by the core for its Content-Length, and the engine
+ *   frames the body with it instead of measuring again; for
  *   HEAD requests and 204/304 it writes no body. The core passes
  *   `connection: close` when the connection must end after this response
  *   (e.g. a 413 whose body was left unread); the engine honours it. The

@@ -68,25 +68,29 @@ export function writeReply (reply, payload) {
   // Trailers (RFC 9112 §7.1.2) need the chunked coding: the body goes as a
   // stream of one chunk, the trailers after it.
   if (reply._trailers !== null && body !== null && trailerHeader(reply._trailers) !== '') {
-    const headers = buildHeaders(reply, type, null)
+    const headers = buildHeaders(reply, type, null, -1)
     sendStream(reply, headers, Readable.from(body.length === 0 ? [] : [body], { objectMode: false }), payload)
     return
   }
   /** @type {import('../engines/engine.js').OutgoingHeaders} */
   let headers
+  // the body's byte length, measured once: the Content-Length header and
+  // the engine's framing both take it (a string's is a native call)
+  let length = -1
   const declared = reply._headers === null ? undefined : reply._headers['content-length']
   if (declared !== undefined && body !== null && reply.request.method === 'HEAD') {
     // HEAD: the length the app declared (that of the body a GET would
     // have) goes out with no body (RFC 9110 §9.3.2)
-    headers = buildHeaders(reply, type, null)
+    headers = buildHeaders(reply, type, null, -1)
     headers['content-length'] = declared
     body = null
   } else {
-    headers = buildHeaders(reply, type, body)
+    if (body !== null) length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+    headers = buildHeaders(reply, type, body, length)
   }
   markDone(reply)
   try {
-    reply._res.respond(status, headers, body)
+    reply._res.respond(status, headers, body, length)
   } catch (err) {
     // e.g. a header value with a CR/LF: refuse it rather than send it.
     reply._done = false
@@ -125,17 +129,17 @@ function noop () {}
  * @param {Reply} reply
  * @param {string | null} type
  * @param {string | Buffer | null} body
+ * @param {number} length  body's byte length (-1 with no body)
  * @returns {import('../engines/engine.js').OutgoingHeaders}
  */
-function buildHeaders (reply, type, body) {
+function buildHeaders (reply, type, body, length) {
   const h = reply._headers
   if (h === null) {
     if (body === null) return type === null ? {} : { 'content-type': type }
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
     return type === null ? { 'content-length': length } : { 'content-type': type, 'content-length': length }
   }
   if (type !== null) h['content-type'] = type
-  if (body !== null) h['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  if (body !== null) h['content-length'] = length
   // A 204 may keep a Content-Length: 0 the application set (@fastify/cors
   // sends one: some clients wait for a body without it); node:http and
   // Fastify send it too. An empty answer to HEAD keeps the length the
@@ -184,7 +188,7 @@ function writeStreamed (reply, payload, kind) {
   // or long of it (RFC 9112 §6.3: a wrong length breaks the framing).
   const declared = reply._headers === null ? undefined : reply._headers['content-length']
   // (replyFormat 'fastify': a stream has no Content-Type unless one is set)
-  const headers = buildHeaders(reply, reply._contentType ?? (reply.route.app.fastifyReplies ? null : OCTET_TYPE), null)
+  const headers = buildHeaders(reply, reply._contentType ?? (reply.route.app.fastifyReplies ? null : OCTET_TYPE), null, -1)
   if (declared !== undefined) headers['content-length'] = declared
   sendStream(reply, headers, stream, null)
 }

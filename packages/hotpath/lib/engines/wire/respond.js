@@ -6,7 +6,7 @@
 // 304 (RFC 9110 §6.4.1, §9.3.2). Responses go out in request order through
 // ./response-queue.js.
 import { errorAnswer } from '../../reply/error-body.js'
-import { headerLines, headInfo, statusLine, statusHasNoBody } from './writer.js'
+import { headerLines, headInfo, statusLine, statusHasNoBody, lengthLine, CLOSE_LINES } from './writer.js'
 import { send } from './output.js'
 import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
 import { endSource } from '../source.js'
@@ -21,8 +21,9 @@ import { publishRejected } from '../../lifecycle/tracing.js'
  * @param {number} status
  * @param {Record<string, string | number | string[]>} headers
  * @param {string | Buffer | null} body
+ * @param {number} [known]  body's byte length when the caller measured it, else -1
  */
-export function write (conn, res, status, headers, body) {
+export function write (conn, res, status, headers, body, known = -1) {
   if (res.state === 2 && !res.headersSent && res.throughCompat) dropStream(conn, res)
   if (res.state !== 0 || conn.detached || conn.closedWrite) return
   const req = res.req
@@ -30,7 +31,7 @@ export function write (conn, res, status, headers, body) {
   let head = statusLine(status) + headerLines(headers, res.extraHeaders)
   if (headInfo.close) res.closeAfter = true
   const noBody = statusHasNoBody(status)
-  let length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  let length = body === null ? 0 : known >= 0 ? known : typeof body === 'string' ? Buffer.byteLength(body) : body.length
   let withLength = !noBody
   // HEAD with no body: the length declared (that of the GET's body), else
   // none, as node:http sends none: 0 would be a claim (RFC 9110 §8.6)
@@ -38,9 +39,9 @@ export function write (conn, res, status, headers, body) {
     if (headInfo.length >= 0) length = headInfo.length
     else withLength = false
   }
-  if (withLength) head += 'content-length: ' + length + '\r\n'
-  else if ((status === 304 && headInfo.length >= 0) || (status === 204 && headInfo.length === 0)) head += 'content-length: ' + headInfo.length + '\r\n'
-  head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+  if (withLength) head += lengthLine(length)
+  else if ((status === 304 && headInfo.length >= 0) || (status === 204 && headInfo.length === 0)) head += lengthLine(headInfo.length)
+  head += headEnd(conn, res)
   /** @type {string | Buffer} */
   let data = head
   /** @type {Buffer | null} */
@@ -51,6 +52,20 @@ export function write (conn, res, status, headers, body) {
     else data2 = typeof body === 'string' ? Buffer.from(body) : body
   }
   emitComplete(conn, res, data, data2)
+}
+
+/**
+ * The head's last lines: Date (unless the response brought its own), then
+ * Connection, and the blank line. The engine keeps both endings flat, made
+ * again once a second (./index.js).
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ */
+function headEnd (conn, res) {
+  const engine = conn.engine
+  const close = res.closeAfter || res.lastAllowed
+  if (headInfo.date) return close ? CLOSE_LINES : engine.keepAliveLines
+  return close ? engine.closeEnd : engine.keepAliveEnd
 }
 
 /**
@@ -134,7 +149,7 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
   if (statusHasNoBody(status) || req.method === 'HEAD') {
     endSource(stream)
     if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
-    head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+    head += headEnd(conn, res)
     emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
     return done(null)
   }
@@ -153,7 +168,7 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
     // HTTP/1.0 has no chunked coding: the end of the body is the end of the connection
     res.closeAfter = true
   }
-  head += (headInfo.date ? '' : conn.engine.dateLine) + (res.closeAfter || res.lastAllowed ? 'Connection: close\r\n\r\n' : conn.engine.keepAliveLines)
+  head += headEnd(conn, res)
   res.streamHead = head
   res.streamAscii = headInfo.ascii
   res.stream = stream

@@ -60,11 +60,12 @@ export class WireResponse {
    * @param {number} statusCode
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {string | Buffer | null} body
+   * @param {number} [length]  body's byte length, when the core measured it
    */
-  respond (statusCode, headers, body) {
+  respond (statusCode, headers, body, length = -1) {
     // that request alone takes the slower path: compression, on-headers
     if (respondThroughMiddleware(this, statusCode, headers, body)) return
-    write(this.conn, this, statusCode, headers, body)
+    write(this.conn, this, statusCode, headers, body, length)
   }
 
   /**
