@@ -43,10 +43,14 @@ function checkName (name) {
  * hash V8 keeps, instead of a regex run and three concatenations. The line
  * is one flat string: a head of fewer pieces is cheaper to join and write
  * (a pipelined read's ten heads are flattened into one socket write).
- * @type {Map<string, Map<string, string>>}
+ * A name whose values keep changing (a rate limit's remaining count, a
+ * request id) is marked null after VALUES_PER_NAME of them: its values are
+ * then neither hashed nor kept.
+ * @type {Map<string, Map<string, string> | null>}
  */
 const goodLines = new Map()
-let goodLineCount = 0
+const NAMES_KEPT = 256
+const VALUES_PER_NAME = 16
 // a longer value is not looked up: hashing a string made for this response
 // (helmet's policy of 260 characters) costs about the check
 const SHORT_VALUE = 128
@@ -70,12 +74,8 @@ function checkValue (name, value) {
  * @param {string} value
  */
 function stringLine (name, value) {
-  if (value.length > SHORT_VALUE) {
-    if (!checkValue(name, value)) headInfo.ascii = false
-    return name + ': ' + value + '\r\n'
-  }
-  let byValue = goodLines.get(name)
-  if (byValue !== undefined) {
+  const byValue = value.length > SHORT_VALUE ? null : goodLines.get(name)
+  if (byValue !== null && byValue !== undefined) {
     const known = byValue.get(value)
     if (known !== undefined) return known
   }
@@ -83,12 +83,15 @@ function stringLine (name, value) {
     headInfo.ascii = false
     return name + ': ' + value + '\r\n'
   }
+  if (byValue === null) return name + ': ' + value + '\r\n'
   // join makes the line flat at once (a + b + c would be a rope)
   const line = [name, ': ', value, '\r\n'].join('')
-  if (goodLineCount < 1024) {
-    if (byValue === undefined) goodLines.set(name, byValue = new Map())
+  if (byValue === undefined) {
+    if (goodLines.size < NAMES_KEPT) goodLines.set(name, new Map([[value, line]]))
+  } else if (byValue.size < VALUES_PER_NAME) {
     byValue.set(value, line)
-    goodLineCount++
+  } else {
+    goodLines.set(name, null)
   }
   return line
 }
