@@ -10,7 +10,7 @@
 
 import { WireRequest } from './request.js'
 import { isValidHost } from '../host.js'
-import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, trimOws, tabIn, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE,
+import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, methodAt, trimOws, tabIn, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE,
   framingField, F_CONTENT_LENGTH, F_TRANSFER_ENCODING, F_HOST, F_CONNECTION, F_UPGRADE, F_EXPECT } from './syntax.js'
 import { S_HEAD, S_BODY, S_CHUNK_SIZE, S_CHUNK_DATA, S_CHUNK_END, S_TRAILERS, S_DEAD } from './states.js'
 import { chunkSize, chunkData, chunkEnd, trailers } from './chunked.js'
@@ -254,10 +254,7 @@ export class Parser {
     const lineEnd = str.indexOf('\r\n', start)
     const sp1 = str.indexOf(' ', start)
     if (sp1 <= start || sp1 > lineEnd) return this.bad('Invalid request line')
-    // GET and POST without a slice and a Map lookup
-    const method = sp1 - start === 3 && str.charCodeAt(start) === 71 && str.charCodeAt(start + 1) === 69 && str.charCodeAt(start + 2) === 84
-      ? 'GET'
-      : METHODS.get(str.slice(start, sp1))
+    const method = methodAt(str, start, sp1)
     if (method === undefined) return this.bad('Invalid method')
     const sp2 = str.indexOf(' ', sp1 + 1)
     if (sp2 === -1 || sp2 > lineEnd || sp2 === sp1 + 1) return this.bad('Invalid request line')
