@@ -8,16 +8,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { main } from '../runner/cli.js'
+import { runCli } from './cli-run.js'
 
 test('smoke: node-http × hello for 1 s through the whole pipeline', { timeout: 60000 }, async (t) => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-smoke-'))
-  t.after(() => fs.rmSync(out, { recursive: true, force: true }))
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let text = ''
-  stdout.on('data', (d) => { text += d })
-  stderr.resume()
-  const { code, results, files } = await main(['--targets', 'node-http', '--scenarios', 'hello', '--duration', '1', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out], { stdout, stderr })
+  const { code, results, files, text } = await runCli(t, 'smoke', ['--targets', 'node-http', '--scenarios', 'hello', '--duration', '1', '--rounds', '1', '--warmup', '0', '--connections', '10'])
   assert.equal(code, 0)
   assert.deepEqual(results.status.map((s) => [s.target, s.state]), [['node-http', 'timed']])
   assert.equal(results.samples.length, 1)

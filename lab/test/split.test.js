@@ -1,11 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { PassThrough } from 'node:stream'
 import { pathToFileURL } from 'node:url'
-import { main } from '../runner/cli.js'
+import { runCli } from './cli-run.js'
 import { packageOf, createClassifier, splitProfile, pluginPackagesOf, dependencyClosure } from '../runner/split.js'
 import { renderSplit } from '../report/split.js'
 import { parseOptions, UsageError } from '../runner/options.js'
@@ -114,14 +111,7 @@ test('--split: options', () => {
 })
 
 test('smoke: --split profiles hotpath-wire × hello under load and writes the split', { timeout: 120000 }, async (t) => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-split-'))
-  t.after(() => fs.rmSync(out, { recursive: true, force: true }))
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let text = ''
-  stdout.on('data', (d) => { text += d })
-  stderr.resume()
-  const { code, results, files } = await main(['--split', '--targets', 'hotpath-wire', '--scenarios', 'hello', '--duration', '1', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out], { stdout, stderr })
+  const { code, results, files, text } = await runCli(t, 'split', ['--split', '--targets', 'hotpath-wire', '--scenarios', 'hello', '--duration', '1', '--rounds', '1', '--warmup', '0', '--connections', '10'])
   assert.equal(code, 0)
   assert.equal(results.runs.length, 1)
   const run = results.runs[0]
