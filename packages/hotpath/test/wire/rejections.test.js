@@ -129,3 +129,26 @@ for (const [field, value, body] of [['Content-Length', '5', 'hello'], ['Transfer
     }
   })
 }
+
+// A field section past a few lines is checked by one regex run, a short one
+// line by line (lib/engines/wire/parser.js): a malformed line among long
+// well-formed ones is refused as it is alone, with the same answer.
+const LONG = 'User-Agent: a-client-with-a-long-name/1.0\r\nAccept: application/json, text/plain;q=0.9\r\n'
+const FIELD_LINE_CASES = ['obs-fold', 'space before colon', 'bare CR in a header value', 'bare LF inside the head',
+  'NUL in a header value', 'control character in a header value', 'control character in a header name']
+test('a malformed field line in a long section gets the answer it gets in a short one', async () => {
+  for (const name of FIELD_LINE_CASES) {
+    const raw = /** @type {string} */ (CASES.find(c => c[0] === name)?.[1])
+    assert.ok(raw, name)
+    const long = raw.replace(H, H + LONG)
+    assert.notEqual(long, raw)
+    const [short, padded] = await Promise.all([exchange(server.port, raw + SMUGGLED), exchange(server.port, long + SMUGGLED)])
+    const a = responses(short.text)
+    const b = responses(padded.text)
+    assert.equal(b.length, 1, padded.text)
+    assert.equal(b[0].status, 400, name)
+    assert.match(b[0].head, /\r\nConnection: close/i)
+    assert.deepEqual(JSON.parse(b[0].body), JSON.parse(a[0].body), name)
+  }
+  assert.ok(!server.calls.urls.includes('/smuggled'), 'the smuggled request never ran')
+})
