@@ -2,6 +2,7 @@
 // reading a byte (an unknown type is refused with 415 without buffering the
 // body), runs preParsing hooks on the body stream, reads the body within
 // its limit and parses it. Then the validation stage.
+import { AsyncResource } from 'node:async_hooks'
 import { createError } from '../errors.js'
 import { isThenable, park, runPayloadHooks } from './kernel.js'
 import { readStream } from './parsers/read-stream.js'
@@ -98,12 +99,49 @@ function readBody (reply) {
   }
   const limit = bodyLimit(route, parser)
   reply._readingBody = true
-  raw.readBody(limit, (err, body) => {
-    reply._readingBody = false
-    if (reply._done) return
-    if (err) bodyError(reply, err, limit)
-    else runParser(reply, /** @type {Buffer} */ (body))
-  })
+  const context = new BodyContext(reply, limit)
+  raw.readBody(limit, (err, body) => { context.read(err, body) })
+}
+
+/**
+ * The async context a body is read in: the parser and every stage after it
+ * run in the context the lifecycle had when the read began (a store entered
+ * by an onRequest hook), not the one of the socket event that delivered the
+ * last chunk, as Fastify's parser runner does with an AsyncResource
+ * (~35 ns a request here, Node 20).
+ */
+class BodyContext extends AsyncResource {
+  /**
+   * @param {Reply} reply
+   * @param {number} limit
+   */
+  constructor (reply, limit) {
+    super('hotpath:body')
+    this.reply = reply
+    this.limit = limit
+  }
+
+  /**
+   * @param {unknown} err
+   * @param {unknown} body
+   */
+  read (err, body) {
+    this.runInAsyncScope(bodyRead, null, this.reply, err, body, this.limit)
+    this.emitDestroy()
+  }
+}
+
+/**
+ * @param {Reply} reply
+ * @param {unknown} err
+ * @param {unknown} body
+ * @param {number} limit
+ */
+function bodyRead (reply, err, body, limit) {
+  reply._readingBody = false
+  if (reply._done) return
+  if (err) bodyError(reply, err, limit)
+  else runParser(reply, /** @type {Buffer} */ (body))
 }
 
 /**
@@ -176,12 +214,8 @@ function readParsedStream (reply, stream) {
   }
   const limit = bodyLimit(reply.route, parser)
   reply._readingBody = true
-  readStream(stream, limit, (err, body) => {
-    reply._readingBody = false
-    if (reply._done) return
-    if (err) bodyError(reply, err, limit)
-    else runParser(reply, /** @type {Buffer} */ (body))
-  })
+  const context = new BodyContext(reply, limit)
+  readStream(stream, limit, (err, body) => { context.read(err, body) })
 }
 
 /**

@@ -10,7 +10,14 @@
 // done) continues it when that promise settles, with no promise of the
 // adapter's own between the two. A callback parser's later done() settles
 // a promise, as before: a parser is not only the kernel's to call.
-import { EmptyRejection } from './kernel.js'
+//
+// The kernel runs the rest of the chain inside done(), even when done() is
+// called before the hook returns, as Fastify's next() does: so what the
+// hook made current around done() (`als.run(store, done)`,
+// `resource.runInAsyncScope(done)`, as @fastify/request-context does) is
+// the async context of every later stage. The adapter's `inPlace` is that
+// entry; the plain adapter stays for the kernel's observing hooks.
+import { EmptyRejection, CONTINUED } from './kernel.js'
 
 /**
  * The arguments each request hook gets before `done`.
@@ -60,7 +67,8 @@ export function adaptRequestHook (name, fn, fastifyForm = false) {
   // `...args` (a tracer's, @fastify/otel's) to a hook written with done()
   // declares none. Its promise, when it returns one, counts as well.
   if (fn.length <= args && !(fastifyForm && fn.length === 0)) return fn
-  return named(args === 2 ? twoArgs(fn) : threeArgs(fn), fn)
+  const adapter = named(args === 2 ? twoArgs(fn) : threeArgs(fn), fn)
+  return Object.assign(adapter, { inPlace: args === 2 ? twoArgsInPlace(fn) : threeArgsInPlace(fn) })
 }
 
 /**
@@ -106,6 +114,56 @@ function twoArgs (fn) {
   }
 }
 
+/**
+ * The hook as the kernel's chains call it: `onValue(reply, value)` or
+ * `onError(reply, err)` runs inside its done() when done() comes before the
+ * hook returns, and the call answers CONTINUED; a later done() settles the
+ * call the kernel then parks on, as the plain adapter's.
+ * @param {Function} fn
+ */
+function twoArgsInPlace (fn) {
+  /**
+   * @this {unknown}
+   * @param {any} req
+   * @param {any} reply
+   * @param {unknown} _third
+   * @param {(reply: any, value: unknown) => void} onValue
+   * @param {(reply: any, err: unknown) => void} onError
+   */
+  return function callbackHookInPlace (req, reply, _third, onValue, onError) {
+    const call = new Call(reply, onValue, onError)
+    try {
+      call.follow(fn.call(this, req, reply, call.done))
+    } catch (err) {
+      call.running = false // a later done() no longer continues anything
+      throw err
+    }
+    return call.returned()
+  }
+}
+
+/** @param {Function} fn */
+function threeArgsInPlace (fn) {
+  /**
+   * @this {unknown}
+   * @param {any} req
+   * @param {any} reply
+   * @param {unknown} third  the payload, or the error (onError)
+   * @param {(reply: any, value: unknown) => void} onValue
+   * @param {(reply: any, err: unknown) => void} onError
+   */
+  return function callbackHookInPlace (req, reply, third, onValue, onError) {
+    const call = new Call(reply, onValue, onError)
+    try {
+      call.follow(fn.call(this, req, reply, third, call.done))
+    } catch (err) {
+      call.running = false // a later done() no longer continues anything
+      throw err
+    }
+    return call.returned()
+  }
+}
+
 /** @param {Function} fn  a parser taking (req, payload, done) */
 function parserWithDone (fn) {
   /**
@@ -141,7 +199,17 @@ function threeArgs (fn) {
  * the promise a parser's caller waits on.
  */
 class Call {
-  constructor () {
+  /**
+   * @param {any} [reply]  with the continuations: the kernel's call, run in place
+   * @param {((reply: any, value: unknown) => void) | null} [onValue]
+   * @param {((reply: any, err: unknown) => void) | null} [onError]
+   */
+  constructor (reply = null, onValue = null, onError = null) {
+    /** the hook is still running: a done() now continues in place */
+    this.running = onValue !== null
+    this.reply = reply
+    this.onValue = onValue
+    this.onError = onError
     this.settled = false
     /** settled by a failure (a promise may reject without a reason) */
     this.failed = false
@@ -170,6 +238,15 @@ class Call {
     this.failed = failed
     this.error = err
     this.value = value
+    if (this.running) {
+      // done() before the hook returned: the chain goes on from here, in
+      // the async context the hook called done() in
+      this.running = false
+      this.value = CONTINUED
+      if (failed) /** @type {Function} */ (this.onError)(this.reply, err)
+      else /** @type {Function} */ (this.onValue)(this.reply, value)
+      return
+    }
     const resolve = this.resolve
     const reject = this.reject
     this.resolve = null
@@ -190,6 +267,12 @@ class Call {
     if (this.settled || returned === null || typeof returned !== 'object' || typeof (/** @type {any} */ (returned).then) !== 'function') return
     // a rejection without a reason is still a failure (an EmptyRejection)
     /** @type {PromiseLike<unknown>} */ (returned).then((value) => this.settle(null, value, false), (err) => this.settle(err || new EmptyRejection(), undefined, true))
+  }
+
+  /** What the kernel's in-place call answers: CONTINUED when done() came first, else this call, to be parked on. */
+  returned () {
+    this.running = false
+    return this.settled ? this.value : this
   }
 
   /** What a hook answers: at once when done() came first, else this call, to be parked on. */

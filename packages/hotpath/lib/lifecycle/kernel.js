@@ -30,9 +30,16 @@ export class EmptyRejection extends Error {
 }
 
 /**
+ * What a callback hook's in-place call answers when its done() came before
+ * it returned: the chain went on inside done() (./callback-hooks.js).
+ */
+export const CONTINUED = Symbol('continued in done()')
+
+/**
  * @typedef {import('../reply/reply.js').Reply} Reply
  * @typedef {(reply: Reply, value: any) => void} Continuation
  * @typedef {(reply: Reply, err: unknown) => void} Failure
+ * @typedef {Function & { inPlace?: Function }} Hook  a hook written with done() carries its in-place call
  */
 
 /**
@@ -109,9 +116,19 @@ export function runHooks (reply, hooks, i, next, fail) {
   const req = reply.request
   const instance = reply.route.instance
   for (; i < hooks.length; i++) {
+    const hook = /** @type {Hook} */ (hooks[i])
     let r
     try {
-      r = hooks[i].call(instance, req, reply, reply._error)
+      if (hook.inPlace === undefined) r = hook.call(instance, req, reply, reply._error)
+      else {
+        // a hook written with done(): the chain goes on inside done()
+        reply._hooks = hooks
+        reply._hookIndex = i + 1
+        reply._next = next
+        reply._hookFail = fail
+        r = hook.inPlace.call(instance, req, reply, reply._error, continueHooks, hookRejected)
+        if (r === CONTINUED) return
+      }
     } catch (err) {
       fail(reply, err)
       return
@@ -176,9 +193,21 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
   const req = reply.request
   const instance = reply.route.instance
   for (; i < hooks.length; i++) {
+    const hook = /** @type {Hook} */ (hooks[i])
     let r
     try {
-      r = hooks[i].call(instance, req, reply, payload)
+      if (hook.inPlace === undefined) r = hook.call(instance, req, reply, payload)
+      else {
+        // a hook written with done(): the chain goes on inside done()
+        reply._hooks = hooks
+        reply._hookIndex = i + 1
+        reply._payload = payload
+        reply._next = next
+        reply._stopWhenSent = stopWhenSent
+        reply._hookFail = fail
+        r = hook.inPlace.call(instance, req, reply, payload, payloadHookDone, hookRejected)
+        if (r === CONTINUED) return
+      }
     } catch (err) {
       fail(reply, err)
       return
@@ -201,6 +230,20 @@ export function runPayloadHooks (reply, hooks, i, payload, next, stopWhenSent, f
     if (r !== undefined) payload = r
   }
   next(reply, payload)
+}
+
+/**
+ * A payload hook's done() came before it returned: what the loop checks
+ * after a hook, then the next one, inside done().
+ * @param {Reply} reply
+ * @param {unknown} value
+ */
+function payloadHookDone (reply, value) {
+  if (reply._done || (reply._stopWhenSent && reply.sent)) {
+    reply._payload = undefined
+    return
+  }
+  continuePayloadHooks(reply, value === reply ? undefined : value)
 }
 
 /**

@@ -2,9 +2,11 @@
 // Http2ServerResponse, subclassed (the server's Http2ServerResponse option)
 // with the members the core answers through. It stays node's object, for
 // `reply.raw` and middleware.
+import { AsyncResource } from 'node:async_hooks'
 import { abortError } from '../node/request.js'
 import { StreamWriter, checkHeaders } from '../node/response.js'
 import { installExpressResponse } from '../express-helpers.js'
+import { acceptAssignments } from '../assignable.js'
 import { endSource } from '../source.js'
 
 /**
@@ -187,6 +189,7 @@ export function defineH2Response (http2) {
       // nothing sent (ERR_INVALID_CHAR / ERR_INVALID_HTTP_TOKEN, as node:http)
       checkHeaders(headers)
       this.writeHead(statusCode, headers)
+      keepEndContext(this)
       if (close && !this.req.complete) this.once('finish', endStream)
       if (body === null) this.end()
       else if (body.length > WRITE_SLICE) writeInSlices(this, this.stream, typeof body === 'string' ? Buffer.from(body) : body, 0)
@@ -228,6 +231,7 @@ export function defineH2Response (http2) {
       }
       this.endListener = listener
       this.endArg = arg
+      if (this.writableEnded) keepEndContext(this)
       this.on('close', onResClose)
     }
 
@@ -345,18 +349,39 @@ function onResClose () {
 }
 
 /**
+ * @typedef {{ endListener: ((arg: any, error: Error | null) => void) | null, endArg: any, endContext: AsyncResource | null }} EndReport
+ */
+
+/**
+ * The answer is being written: the async context it is written in is the
+ * one its end listener runs in (onResponse hooks see the store an onRequest
+ * hook entered), as node:http2's 'finish' follows end(). The stream's
+ * 'close' comes in the session's context. Kept only when someone listens.
+ * @param {EndReport} res
+ */
+export function keepEndContext (res) {
+  if (res.endListener !== null && res.endContext === null) res.endContext = new AsyncResource('hotpath:h2-response')
+}
+
+/**
  * Tells the core's end listener, once, how a response ended: handed over
  * whole, or cut short (an abort error).
- * @param {{ endListener: ((arg: any, error: Error | null) => void) | null, endArg: any }} res
+ * @param {EndReport} res
  * @param {boolean} handed
  */
 export function reportEnd (res, handed) {
   const listener = res.endListener
   if (listener === null) return
   const arg = res.endArg
+  const context = res.endContext
   res.endListener = null
   res.endArg = null
-  listener(arg, handed ? null : abortError())
+  res.endContext = null
+  if (context === null) listener(arg, handed ? null : abortError())
+  else {
+    context.runInAsyncScope(listener, null, arg, handed ? null : abortError())
+    context.emitDestroy()
+  }
 }
 
 /**

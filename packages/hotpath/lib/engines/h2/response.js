@@ -7,7 +7,7 @@
 // node engine's, which speaks node's response API).
 import { abortError } from '../node/request.js'
 import { checkHeaders } from '../node/response.js'
-import { dropConnectionFields, framedBody, holdEnd, reportEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
+import { dropConnectionFields, framedBody, holdEnd, keepEndContext, reportEnd, writeInSlices, WRITE_SLICE, NGHTTP2_NO_ERROR } from './compat-response.js'
 
 /** The stream's answer, for its 'close' listener (a module-level function: nothing is bound per request). */
 const kResponse = Symbol('hotpath.h2.response')
@@ -32,6 +32,8 @@ export class H2StreamResponse {
     this.sentStatus = 0
     /** the whole answer was handed to the stream */
     this.ended = false
+    /** @type {import('node:async_hooks').AsyncResource | null} the context the answer was written in (keepEndContext) */
+    this.endContext = null
   }
 
   get headersSent () {
@@ -44,7 +46,10 @@ export class H2StreamResponse {
    * @param {string | Buffer | null} body
    */
   respond (statusCode, headers, body) {
-    if (this.compatRes !== null) return this.compatRes.respond(statusCode, headers, body)
+    if (this.compatRes !== null) {
+      keepEndContext(this)
+      return this.compatRes.respond(statusCode, headers, body)
+    }
     const stream = this.stream
     const close = dropConnectionFields(headers)
     body = framedBody(this.req.method, statusCode, headers, body)
@@ -58,6 +63,7 @@ export class H2StreamResponse {
     stream.respond(fields)
     this.sentStatus = statusCode
     this.ended = true
+    keepEndContext(this)
     if (close && !this.req.complete) {
       /** @type {any} */ (stream)[kResponse] = this
       stream.once('finish', endStream)
@@ -96,6 +102,7 @@ export class H2StreamResponse {
     }
     this.endListener = listener
     this.endArg = arg
+    if (this.ended) keepEndContext(this)
     const owned = /** @type {any} */ (stream)
     owned[kResponse] = this
     stream.once('close', onStreamClose)
