@@ -15,7 +15,8 @@
 
 import { Readable, Writable } from 'node:stream'
 import { errorMonitor } from 'node:events'
-import { validateHeaderName, validateHeaderValue } from 'node:http'
+import { IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http'
+import { acceptAssignments } from './assignable.js'
 import { installExpressRequest, installExpressResponse } from './express-helpers.js'
 import { createError } from '../errors.js'
 import { lowerCaseName } from '../reply/header-name.js'
@@ -760,6 +761,8 @@ export class CompatResponse extends Writable {
 
 installExpressRequest(CompatRequest.prototype)
 installExpressResponse(CompatResponse.prototype)
+acceptAssignments(CompatRequest.prototype, IncomingMessage.prototype)
+acceptAssignments(CompatResponse.prototype, ServerResponse.prototype)
 
 /**
  * For an engine's respond(): when a middleware replaced the compat

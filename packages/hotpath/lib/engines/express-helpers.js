@@ -10,6 +10,7 @@
 
 import { STATUS_CODES } from 'node:http'
 import { parseQuery } from '../lifecycle/parsers/urlencoded.js'
+import { shadowing } from './assignable.js'
 
 /**
  * @typedef {object} OwnedRequest
@@ -265,9 +266,5 @@ function method (fn) {
  * @returns {PropertyDescriptor}
  */
 function settable (name, get) {
-  return {
-    get,
-    /** @this {any} @param {unknown} value */
-    set (value) { Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true }) }
-  }
+  return { get, set: shadowing(name) }
 }

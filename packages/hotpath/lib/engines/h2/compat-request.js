@@ -4,6 +4,7 @@
 // `request.raw` and middleware read what they read on Fastify's HTTP/2.
 import { NodeRequest } from '../node/request.js'
 import { installExpressRequest } from '../express-helpers.js'
+import { acceptAssignments } from '../assignable.js'
 
 /**
  * The class, made on the first h2 engine: node:http2 loads node:tls, which
@@ -52,6 +53,7 @@ export function defineH2Request (http2) {
   }
 
   installExpressRequest(H2Request.prototype)
+  acceptAssignments(H2Request.prototype, http2.Http2ServerRequest.prototype)
   return H2Request
 }
 

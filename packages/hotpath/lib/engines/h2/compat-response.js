@@ -97,6 +97,8 @@ export function defineH2Response (http2) {
       this.endListener = null
       /** @type {any} */
       this.endArg = null
+      /** @type {AsyncResource | null} the context the answer was written in (keepEndContext) */
+      this.endContext = null
       /** connect middleware has the object */
       this.compatUsed = false
       /** built after the engine answered on the stream itself (./response.js): that answer was whole */
@@ -256,6 +258,7 @@ export function defineH2Response (http2) {
     })
   }
   installExpressResponse(H2Response.prototype)
+  acceptAssignments(H2Response.prototype, http2.Http2ServerResponse.prototype)
   return H2Response
 }
 

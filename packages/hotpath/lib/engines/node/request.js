@@ -6,6 +6,7 @@
 import http from 'node:http'
 import { createError } from '../../errors.js'
 import { installExpressRequest } from '../express-helpers.js'
+import { acceptAssignments } from '../assignable.js'
 
 export class NodeRequest extends http.IncomingMessage {
   /** @param {import('node:net').Socket} socket */
@@ -136,3 +137,4 @@ function readerClose () { /** @type {BodyReader} */ (this.bodyReader).onClose() 
 function readerError (err) { /** @type {BodyReader} */ (this.bodyReader).onError(err) }
 
 installExpressRequest(NodeRequest.prototype)
+acceptAssignments(NodeRequest.prototype, http.IncomingMessage.prototype)

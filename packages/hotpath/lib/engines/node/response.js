@@ -6,6 +6,7 @@ import http from 'node:http'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
+import { acceptAssignments } from '../assignable.js'
 import { endSource } from '../source.js'
 
 export class NodeResponse extends http.ServerResponse {
@@ -301,3 +302,4 @@ function lengthMismatch () {
 }
 
 installExpressResponse(NodeResponse.prototype)
+acceptAssignments(NodeResponse.prototype, http.ServerResponse.prototype)
