@@ -310,6 +310,8 @@ export class Core {
     /** routes, hooks and decorators can no longer be added */
     this.locked = false
     this.isReady = false
+    /** `await app` is resolving with the instance: its `then` reads undefined once (Hotpath's then) */
+    this.resolvingInstance = false
     /** @type {Record<string, Function[]>} */
     this.appHooks = { preClose: [], onClose: [] }
     /** @type {Promise<void> | null} */

@@ -58,6 +58,16 @@ export class Hotpath {
     return this._core.logger ?? NOOP_LOGGER
   }
 
+  /**
+   * Fastify's `log` is a plain property a program may replace (a wrapper
+   * with its own fields): the value replaces `app.log` (and the log of the
+   * instances made from this one after), not the logger of requests.
+   * @param {any} value
+   */
+  set log (value) {
+    Object.defineProperty(this, 'log', { value, writable: true, configurable: true, enumerable: true })
+  }
+
   get prefix () {
     return this._ctx.prefix
   }
@@ -635,7 +645,7 @@ export class Hotpath {
     if (this._core.isReady) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
     if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     requireDecorators(this._core, dependencies, (dep) => dep in this, name)
-    const target = ownInstance(this)
+    const target = this
     const v = /** @type {any} */ (value)
     if (isAccessor(v)) Object.defineProperty(target, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
     else /** @type {any} */ (target)[name] = value
@@ -724,8 +734,8 @@ export class Hotpath {
     const thenable = given !== null && typeof given === 'object' && typeof given.then === 'function'
     if (typeof given !== 'function' && !thenable && typeof given?.default !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
     // options given as a function are computed when the plugin loads
-    this._ctx.pending.push({ fn: given, opts: opts ?? {}, instance: ownInstance(this) })
-    return this._loading()
+    this._ctx.pending.push({ fn: given, opts: opts ?? {}, instance: this })
+    return this
   }
 
   /**
@@ -766,20 +776,38 @@ export class Hotpath {
       const core = this._core
       return loadPlugins(core, this._ctx).then(() => { if (core.loadError !== null) throw core.loadError })
     }
-    this._ctx.pending.push({ fn, opts: {}, instance: ownInstance(this), after: fn })
-    return this._loading()
+    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
+    return this
   }
 
   /**
-   * This instance plus then(): chainable (register().after(), .ready())
-   * and awaitable, while the instance itself stays non-thenable.
+   * The instance is awaitable until the app has loaded its plugins, as
+   * Fastify's (avvio's thenify): `await app` (or `await app.register(…)`)
+   * loads the plugins registered so far in this context and resolves to the
+   * instance. Once loaded, `then` is undefined, so ready()'s promise of the
+   * instance, and an async function returning it, settle with it as it is;
+   * so does the resolution with the instance here, which reads `then` once
+   * more (the flag breaks that loop, as avvio's kThenifyDoNotWrap).
+   * @returns {((resolve: (app: this) => void, reject: (err: unknown) => void) => void) | undefined}
    */
-  _loading () {
-    const self = this
-    const thenable = Object.create(this)
-    thenable.then = (/** @type {any} */ onFulfilled, /** @type {any} */ onRejected) =>
-      loadPlugins(self._core, self._ctx).then(() => onFulfilled?.(undefined), onRejected)
-    return thenable
+  get then () {
+    const core = this._core
+    if (core.locked) return undefined
+    if (core.resolvingInstance) {
+      core.resolvingInstance = false
+      return undefined
+    }
+    return (resolve, reject) => {
+      loadPlugins(core, this._ctx).then(() => {
+        // a plugin that failed, and nothing handled it: as after()
+        if (core.loadError !== null) {
+          reject(core.loadError)
+          return
+        }
+        core.resolvingInstance = true
+        resolve(this)
+      }, reject)
+    }
   }
 
   // --- lifecycle -------------------------------------------------------------
@@ -839,7 +867,9 @@ export class Hotpath {
     if (typeof callback === 'function') {
       const cb = callback
       listening.then(
-        (address) => { if (!state.aborted || address !== undefined) process.nextTick(() => cb.call(this, null, address)) },
+        // closed (or aborted) before the server listened: nothing listens,
+        // and the callback is not called, as Fastify does not call it
+        (address) => { if (address !== undefined) process.nextTick(() => cb.call(this, null, address)) },
         (err) => process.nextTick(() => cb.call(this, err, null))
       )
     }
@@ -979,17 +1009,6 @@ function listenUrls (address, scheme) {
     : []
   if (hosts.length === 0) hosts.push(address.address)
   return hosts.map((host) => `${scheme}://${host}:${address.port}`)
-}
-
-/**
- * The instance itself when called through what register() and after()
- * return (the instance with then(), made with Object.create): a decorator
- * added there, or a plugin registered there, belongs to the instance.
- * @param {any} instance
- * @returns {any}
- */
-function ownInstance (instance) {
-  return Object.hasOwn(instance, 'then') ? Object.getPrototypeOf(instance) : instance
 }
 
 /**
