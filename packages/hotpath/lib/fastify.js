@@ -39,7 +39,11 @@ const FASTIFY_DEFAULTS = {
   // requestTimeout, which it sets to 0); hotpath's 30 s also bounds the
   // answer (docs/safety.md, "Timeouts"). headersTimeout still bounds the
   // head.
-  requestTimeout: 0
+  requestTimeout: 0,
+  // Fastify keeps an idle keep-alive connection 72 s, past a cloud load
+  // balancer's 60 s idle timeout (a shorter server timeout gives 502s
+  // there); hotpath's own 5 s frees idle connections sooner.
+  keepAliveTimeout: 72_000
 }
 
 /**

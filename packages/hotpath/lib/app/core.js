@@ -85,7 +85,8 @@ export class Core {
     this.pluginTimeout = options.pluginTimeout ?? DEFAULTS.pluginTimeout
     /** nesting of arrays and objects a JSON body may have */
     this.jsonDepthLimit = depth ?? DEFAULTS.jsonDepthLimit
-    this.requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout
+    // Fastify's `http.requestTimeout` counts where the app sets none of hotpath's own (./options.js httpOptions checks it)
+    this.requestTimeout = options.requestTimeout ?? options.http?.requestTimeout ?? DEFAULTS.requestTimeout
     /** ms a route's request may take from its arrival to its answer before the error path answers 503 (0: off; a route's handlerTimeout wins) */
     this.handlerTimeout = options.handlerTimeout ?? 0
     if (options.exposeErrorMessages !== undefined && typeof options.exposeErrorMessages !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'exposeErrorMessages', 'expected a boolean')
@@ -122,7 +123,7 @@ export class Core {
     /** @type {Set<string>} */
     this.bodylessMethods = new Set(['GET', 'HEAD', 'TRACE'])
     // on HTTP/2 the `http` option is node:http2's server options, as Fastify hands it to http2.createServer
-    const http = engineName === 'h2' ? {} : httpOptions(options.http)
+    const http = engineName === 'h2' ? httpOptions(undefined, engineName) : httpOptions(options.http, engineName)
     const sessionTimeout = options.http2SessionTimeout
     if (sessionTimeout !== undefined && !(Number.isInteger(sessionTimeout) && sessionTimeout >= 0)) throw createError('HP_ERR_INVALID_OPTION', 'http2SessionTimeout', 'expected a non-negative integer')
     // errorFormat 'fastify': without a handler of the app's, Fastify's own
@@ -138,9 +139,9 @@ export class Core {
     this.engineOptions = {
       drain: this.drainDelay !== null,
       https: options.https,
-      headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
+      headersTimeout: options.headersTimeout ?? http.headersTimeout ?? DEFAULTS.headersTimeout,
       requestTimeout: this.requestTimeout,
-      keepAliveTimeout: options.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
+      keepAliveTimeout: options.keepAliveTimeout ?? http.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
       maxHeaderSize: options.maxHeaderSize ?? http.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
       closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout,
       forceCloseConnections: options.forceCloseConnections ?? false,
@@ -148,12 +149,16 @@ export class Core {
       connectionTimeout: options.connectionTimeout ?? 0,
       requireHostHeader: http.requireHostHeader ?? true,
       connectionsCheckingInterval: http.connectionsCheckingInterval,
+      noDelay: http.noDelay ?? true,
+      keepAlive: http.keepAlive ?? false,
+      keepAliveInitialDelay: http.keepAliveInitialDelay ?? 0,
+      nodeServerOptions: http.nodeServer,
       return503OnClosing: options.return503OnClosing ?? true,
       clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket),
       ...(engineName === 'h2' ? { http2ServerOptions: options.http ?? undefined, http2SessionTimeout: sessionTimeout } : {})
     }
     /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
-    const { requireHostHeader, connectionsCheckingInterval, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, http2ServerOptions: _http2ServerOptions, ...limits } = this.engineOptions
+    const { requireHostHeader, connectionsCheckingInterval, noDelay: _noDelay, keepAlive: _keepAlive, keepAliveInitialDelay: _keepAliveInitialDelay, nodeServerOptions: _nodeServerOptions, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, http2ServerOptions: _http2ServerOptions, ...limits } = this.engineOptions
     this.initialConfig = Object.freeze({
       bodyLimit: this.bodyLimit,
       jsonDepthLimit: this.jsonDepthLimit,

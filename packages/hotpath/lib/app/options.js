@@ -54,28 +54,62 @@ function describe (v) {
   return JSON.stringify(v) ?? String(v)
 }
 
+/** node:http's server options that are limits hotpath has options for: a top-level option wins. */
+const HTTP_LIMITS = ['headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'connectionsCheckingInterval', 'keepAliveInitialDelay']
+/** node:http's options for the accepted sockets, applied by every HTTP/1.1 engine. */
+const HTTP_SOCKET = ['noDelay', 'keepAlive']
+/** The classes node:http makes its objects from: hotpath's node engine brings its own. */
+const HTTP_CLASSES = ['IncomingMessage', 'ServerResponse']
+
 /**
- * Fastify's `http` option, node:http's server options, where they have a
- * meaning on either engine: maxHeaderSize (the top-level option wins),
- * requireHostHeader, and connectionsCheckingInterval (node:http's; wire
- * checks its timeouts on its one shared timer). Any other is refused, named.
- * @param {unknown} http
- * @returns {{ maxHeaderSize?: number, requireHostHeader?: boolean, connectionsCheckingInterval?: number }}
+ * @typedef {object} HttpOptions
+ * @property {number} [headersTimeout]
+ * @property {number} [requestTimeout]
+ * @property {number} [keepAliveTimeout]
+ * @property {number} [maxHeaderSize]
+ * @property {number} [connectionsCheckingInterval]
+ * @property {number} [keepAliveInitialDelay]
+ * @property {boolean} [requireHostHeader]
+ * @property {boolean} [noDelay]
+ * @property {boolean} [keepAlive]
+ * @property {Record<string, unknown>} nodeServer  the other options, handed to http.createServer (engine 'node')
  */
-export function httpOptions (http) {
-  if (http === undefined || http === null) return {}
+
+/**
+ * Fastify's `http` option: node:http's server options, which Fastify hands
+ * to http.createServer. Those that are limits (the timeouts, maxHeaderSize)
+ * become hotpath's own where the app sets no top-level option of the name;
+ * requireHostHeader, noDelay and keepAlive (TCP keep-alive probes, with
+ * keepAliveInitialDelay) apply on every HTTP/1.1 engine; the others shape
+ * node:http's own parser and objects (joinDuplicateHeaders,
+ * insecureHTTPParser, uniqueHeaders, highWaterMark…): the node engine hands
+ * them to node:http as Fastify does, and wire, which has its own parser,
+ * refuses them by name.
+ * @param {unknown} http
+ * @param {string} engineName
+ * @returns {HttpOptions}
+ */
+export function httpOptions (http, engineName) {
+  /** @type {HttpOptions} */
+  const out = { nodeServer: {} }
+  if (http === undefined || http === null) return out
   if (typeof http !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'http', 'expected an object of node:http server options')
-  const out = /** @type {Record<string, any>} */ ({})
+  const set = /** @type {Record<string, any>} */ (out)
   for (const [key, value] of Object.entries(http)) {
     if (value === undefined) continue
-    if (key === 'maxHeaderSize' || key === 'connectionsCheckingInterval') {
+    if (HTTP_LIMITS.includes(key)) {
       if (!(Number.isInteger(value) && value >= 0)) throw createError('HP_ERR_INVALID_OPTION', `http.${key}`, 'expected a non-negative integer')
-    } else if (key === 'requireHostHeader') {
-      if (typeof value !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', 'http.requireHostHeader', 'expected a boolean')
+      set[key] = value
+    } else if (key === 'requireHostHeader' || HTTP_SOCKET.includes(key)) {
+      if (typeof value !== 'boolean') throw createError('HP_ERR_INVALID_OPTION', `http.${key}`, 'expected a boolean')
+      set[key] = value
+    } else if (HTTP_CLASSES.includes(key)) {
+      throw createError('HP_ERR_UNSUPPORTED_OPTION', `http.${key}: ${describe(value)}`, 'hotpath makes its own request and response objects (req.raw and reply.raw are node:http\'s on every engine)')
+    } else if (engineName === 'node') {
+      out.nodeServer[key] = value
     } else {
-      throw createError('HP_ERR_UNSUPPORTED_OPTION', `http.${key}: ${describe(value)}`, 'of node:http\'s server options, only maxHeaderSize, requireHostHeader and connectionsCheckingInterval apply; the limits are options of their own (headersTimeout, keepAliveTimeout, requestTimeout…)')
+      throw createError('HP_ERR_UNSUPPORTED_OPTION', `http.${key}: ${describe(value)}`, `it shapes node:http's own parser or objects: it applies with engine: 'node'; on wire, of node:http's server options, ${[...HTTP_LIMITS, 'requireHostHeader', ...HTTP_SOCKET].join(', ')} apply`)
     }
-    out[key] = value
   }
   return out
 }

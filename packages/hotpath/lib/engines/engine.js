@@ -157,6 +157,12 @@
  *   answered 400 (node:http's option of that name; default true)
  * @property {number} [connectionsCheckingInterval] node: how often node:http checks its timeouts (wire checks
  *   them on its shared timer)
+ * @property {boolean} [noDelay] sockets without Nagle's delay (node:http's option; default true)
+ * @property {boolean} [keepAlive] TCP keep-alive probes on the sockets, after keepAliveInitialDelay ms
+ *   (node:http's options; default off)
+ * @property {number} [keepAliveInitialDelay]
+ * @property {Record<string, unknown>} [nodeServerOptions] node: the rest of Fastify's `http` option, handed to
+ *   http.createServer (joinDuplicateHeaders, insecureHTTPParser…)
  * @property {boolean} [return503OnClosing] false: a request that arrives once close() has begun is served,
  *   its response with Connection: close, rather than answered 503 (default true)
  * @property {(err: Error, socket: import('node:net').Socket) => void} [clientErrorHandler] answers a request the

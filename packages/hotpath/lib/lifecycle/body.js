@@ -164,6 +164,8 @@ function bodyLimit (route, parser) {
  */
 function bodyError (reply, err, limit) {
   const code = err?.code
+  // Fastify closes the connection after any failure to read the body
+  if (reply.route.app.fastifyErrors && code !== 'HP_ERR_BODY_CONSUMED') reply.header('connection', 'close')
   if (code === 'HP_ERR_BODY_TOO_LARGE') {
     reply.header('connection', 'close')
     handleError(reply, reply.route.app.error(code, limit))
@@ -246,11 +248,11 @@ function parseWith (reply, payload) {
   try {
     r = parser.fn(req, payload)
   } catch (err) {
-    handleError(reply, reply.route.app.fastifyErrors ? err : parserError(err))
+    parseFailed(reply, err)
     return
   }
   if (isThenable(r)) {
-    park(reply, r, parsed, stageFailed)
+    park(reply, r, parsed, parseRejected)
     return
   }
   req.body = r
@@ -264,6 +266,33 @@ function parseWith (reply, payload) {
 function parsed (reply, body) {
   reply.request.body = body
   validationStage(reply)
+}
+
+/**
+ * The parser failed. With Fastify's answers the connection closes after
+ * the answer, as Fastify closes it after any parser error ("the client may
+ * send more data"); hotpath's own keeps it, the body having been read whole.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function parseFailed (reply, err) {
+  if (reply.route.app.fastifyErrors) {
+    reply.header('connection', 'close')
+    handleError(reply, err)
+  } else {
+    handleError(reply, parserError(err))
+  }
+}
+
+/**
+ * A parser's promise rejected: as a throw, unless the reply was sent meanwhile.
+ * @param {Reply} reply
+ * @param {unknown} err
+ */
+function parseRejected (reply, err) {
+  if (reply.sent) stageFailed(reply, err)
+  else if (reply.route.app.fastifyErrors) parseFailed(reply, err)
+  else handleError(reply, err)
 }
 
 /**

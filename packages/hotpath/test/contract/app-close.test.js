@@ -2,6 +2,7 @@
 // never started, and what the app refuses once close() has begun.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
 import hotpath from '../../lib/index.js'
 
 test('onClose hooks run after the server has closed, the last added first; preClose hooks before, in order', async () => {
@@ -76,3 +77,28 @@ test('once close() has begun, inject() and listen() are refused with HP_ERR_CLOS
   const listenErr = await new Promise((resolve) => app.listen({ port: 0, host: '127.0.0.1' }, (err) => resolve(err)))
   assert.equal(/** @type {any} */ (listenErr).code, 'HP_ERR_CLOSED')
 })
+
+for (const engine of /** @type {const} */ (['wire', 'node'])) {
+  test(`close() after code outside the app listened on app.server and closed it, a keep-alive connection still open, ends [${engine}]`, async () => {
+    const app = hotpath({ engine, forceCloseConnections: 'idle' })
+    app.get('/', () => 'x')
+    await app.ready()
+    // as supertest does with an app that does not listen: listen, ask, close
+    await new Promise((resolve) => app.server.listen(0, '127.0.0.1', () => resolve(undefined)))
+    const agent = new http.Agent({ keepAlive: true })
+    const body = await new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: /** @type {import('node:net').AddressInfo} */ (app.server.address()).port, path: '/', agent }, (res) => {
+        let text = ''
+        res.on('data', (c) => { text += c })
+        res.on('end', () => resolve(text))
+      }).on('error', reject)
+    })
+    assert.equal(body, 'x')
+    const serverClosed = new Promise((resolve) => app.server.close(() => resolve(undefined)))
+    // the agent's idle connection is still open: close() closes it and ends
+    const closed = await Promise.race([app.close().then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000).unref())])
+    assert.equal(closed, 'closed')
+    await serverClosed
+    agent.destroy()
+  })
+}

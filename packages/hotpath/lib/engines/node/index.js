@@ -91,6 +91,12 @@ export function createNodeEngine (options) {
   const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout, requestTimeout) : options.headersTimeout
   /** @type {http.ServerOptions<any, any>} */
   const serverOptions = {
+    // the rest of Fastify's `http` option, as Fastify hands it to node:http;
+    // hotpath's own below win
+    ...options.nodeServerOptions,
+    noDelay: options.noDelay ?? true,
+    keepAlive: options.keepAlive ?? false,
+    keepAliveInitialDelay: options.keepAliveInitialDelay ?? 0,
     IncomingMessage: NodeRequest,
     ServerResponse: NodeResponse,
     headersTimeout,

@@ -59,16 +59,22 @@ export class WireEngine {
     this.keepAliveEnd = ''
     this.closeEnd = ''
     this.refreshDate(this.tickedAt)
+    /** node:http's socket options (Fastify's `http`): Nagle off unless noDelay is false; TCP keep-alive probes when keepAlive */
+    this.noDelay = options.noDelay ?? true
+    this.tcpKeepAlive = options.keepAlive ?? false
+    this.tcpKeepAliveDelay = options.keepAliveInitialDelay ?? 0
     /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null
     /** @type {(() => void) | null} */
     this.closed = null
+    /** @type {(() => void) | null} close()'s end, when the server was not listening: called once no connection is left */
+    this.closedNotListening = null
     const onConnection = (/** @type {import('node:net').Socket} */ socket) => this.accept(socket, false)
     /** @type {import('node:net').Server} */
     this.server = options.https != null
       // node:tls is loaded only for an HTTPS server
       ? /** @type {typeof import('node:tls')} */ (loadModule('node:tls')).createServer({ ALPNProtocols: ['http/1.1'], allowHalfOpen: true, ...options.https }, (socket) => this.accept(socket, true))
-      : net.createServer({ noDelay: true, allowHalfOpen: true }, onConnection)
+      : net.createServer({ noDelay: options.noDelay ?? true, allowHalfOpen: true }, onConnection)
     this.server.on('error', () => {})
     /**
      * app.server: its 'upgrade' and 'timeout' listeners take the sockets
@@ -127,7 +133,8 @@ export class WireEngine {
       socket.destroy()
       return
     }
-    if (!encrypted) socket.setNoDelay(true)
+    if (!encrypted) socket.setNoDelay(this.noDelay)
+    if (this.tcpKeepAlive) socket.setKeepAlive(true, this.tcpKeepAliveDelay)
     if (this.socketTimeout > 0) socket.setTimeout(this.socketTimeout, onSocketTimeout)
     const conn = new Connection(this, socket, encrypted)
     setConn(socket, conn)
@@ -171,9 +178,16 @@ export class WireEngine {
 
   /** Resolves close() once the last connection is gone. */
   maybeClosed () {
-    if (this.closing && this.connections.size === 0 && this.timer !== null) {
-      clearInterval(this.timer)
-      this.timer = null
+    if (this.closing && this.connections.size === 0) {
+      if (this.timer !== null) {
+        clearInterval(this.timer)
+        this.timer = null
+      }
+      const done = this.closedNotListening
+      if (done !== null) {
+        this.closedNotListening = null
+        done()
+      }
     }
   }
 
@@ -232,6 +246,10 @@ export class WireEngine {
         resolve()
       }
       if (this.server.listening) this.server.close(done)
+      // not listening (code outside the app listened on app.server and
+      // closed it, as supertest does): done once the last connection is
+      // gone, which net's close() would otherwise have waited for
+      else this.closedNotListening = done
       const force = this.forceCloseConnections
       this.closeBusy = force !== false || this.drain
       for (const conn of this.connections) {
@@ -255,7 +273,6 @@ export class WireEngine {
         else if (!conn.idle || conn.phase === P_HEAD || (force === false && conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
         else conn.destroy()
       }
-      if (!this.server.listening && this.connections.size === 0) done()
       this.maybeClosed()
     })
   }
