@@ -43,7 +43,11 @@ const FASTIFY_DEFAULTS = {
   // Fastify keeps an idle keep-alive connection 72 s, past a cloud load
   // balancer's 60 s idle timeout (a shorter server timeout gives 502s
   // there); hotpath's own 5 s frees idle connections sooner.
-  keepAliveTimeout: 72_000
+  keepAliveTimeout: 72_000,
+  // Fastify takes a request-target as long as node:http's head limit
+  // allows (maxHeaderSize, 16 KiB); hotpath answers one past 8 KiB 414
+  // (RFC 9112 §3 asks servers to take 8,000 octets at least)
+  maxUrlLength: 0
 }
 
 /**

@@ -32,6 +32,9 @@ const DEFAULTS = {
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
   maxHeaderSize: 16 * 1024,
+  // RFC 9112 §3: servers should accept request-targets of at least 8000
+  // octets; a longer one is answered 414 before any routing work
+  maxUrlLength: 8192,
   maxParamLength: 100,
   // close() waits this long for in-flight responses, then ends the
   // connections still open (an SSE stream never ends by itself): long
@@ -61,7 +64,7 @@ export class Core {
   constructor (options) {
     const givenRouterOptions = options.routerOptions
     options = normalizeOptions(options)
-    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout', 'handlerTimeout']) {
+    for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxUrlLength', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout', 'handlerTimeout']) {
       const v = options[key]
       if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw createError('HP_ERR_INVALID_OPTION', key, 'expected a non-negative integer')
     }
@@ -135,6 +138,9 @@ export class Core {
     this.healthPath = healthPath(options.health)
     /** ms close() keeps serving, the health route answering 503, before the listener closes (`drain`); null: no drain */
     this.drainDelay = drainDelay(options.drain)
+    const maxUrlLength = options.maxUrlLength ?? DEFAULTS.maxUrlLength
+    /** bytes a request-target may have before dispatch answers 414 (`maxUrlLength`; 0 there: no limit of its own) */
+    this.urlLimit = maxUrlLength === 0 ? Infinity : maxUrlLength
     /** @type {import('../engines/engine.js').EngineOptions} */
     this.engineOptions = {
       drain: this.drainDelay !== null,
@@ -143,6 +149,8 @@ export class Core {
       requestTimeout: this.requestTimeout,
       keepAliveTimeout: options.keepAliveTimeout ?? http.keepAliveTimeout ?? DEFAULTS.keepAliveTimeout,
       maxHeaderSize: options.maxHeaderSize ?? http.maxHeaderSize ?? DEFAULTS.maxHeaderSize,
+      // 0: no limit of its own, the head's maxHeaderSize bounds it (node:http's, Fastify's)
+      maxUrlLength,
       closeGraceTimeout: options.closeGraceTimeout ?? DEFAULTS.closeGraceTimeout,
       forceCloseConnections: options.forceCloseConnections ?? false,
       maxRequestsPerSocket: options.maxRequestsPerSocket ?? 0,

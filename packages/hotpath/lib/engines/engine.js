@@ -152,6 +152,7 @@
  * @property {number} requestTimeout     ms to receive the whole request (head + body); 408 past it
  * @property {number} keepAliveTimeout   ms an idle keep-alive socket is kept
  * @property {number} maxHeaderSize      bytes of request head; 431 past it
+ * @property {number} [maxUrlLength]     wire: bytes of the request-target, 414 past it (0: only maxHeaderSize bounds it)
  * @property {number} [maxRequestsPerSocket] 0 = unlimited
  * @property {boolean} [requireHostHeader] false: an HTTP/1.1 request without Host is taken rather than
  *   answered 400 (node:http's option of that name; default true)

@@ -85,14 +85,26 @@ function readBody (reply) {
   if (parser.parseAs === 'stream') {
     // the parser reads the body itself, from req.raw (or what preParsing
     // hooks made of the body stream), as a Fastify parser without parseAs
-    if (route.preParsing !== null) runPayloadHooks(reply, route.preParsing, 0, raw.bodyStream(), runStreamParser, true, handleError)
+    if (route.preParsing !== null) runPayloadHooks(reply, route.preParsing, 0, req.raw, runStreamParser, true, handleError)
     else runStreamParser(reply, req.raw)
     return
   }
   if (route.preParsing !== null) {
-    runPayloadHooks(reply, route.preParsing, 0, raw.bodyStream(), readParsedStream, true, handleError)
+    // the first hook's payload is req.raw, as Fastify gives it
+    runPayloadHooks(reply, route.preParsing, 0, req.raw, readParsedStream, true, handleError)
     return
   }
+  readRawBody(reply, parser)
+}
+
+/**
+ * Reads the request's body from the engine, within the limit, then parses it.
+ * @param {Reply} reply
+ * @param {import('./parsers/table.js').Parser} parser
+ */
+function readRawBody (reply, parser) {
+  const route = reply.route
+  const raw = reply.request._incoming
   if (!raw.hasBody) {
     runParser(reply, EMPTY)
     return
@@ -201,6 +213,10 @@ function bodyError (reply, err, limit) {
 function readParsedStream (reply, stream) {
   const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
   const raw = reply.request._incoming
+  // the hooks left req.raw (the first hook's payload) as it came: the
+  // engine's body stream, which req.raw reads from, is read, with the
+  // engine's limits and timeouts
+  if (stream === reply.request.raw && !stream.readableDidRead) stream = raw.bodyStream()
   if (!raw.hasBody && stream === raw.bodyStream()) {
     runParser(reply, EMPTY)
     return

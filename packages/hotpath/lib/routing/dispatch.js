@@ -17,10 +17,6 @@ import { writeFixedError, writeFixedBody } from '../reply/last-resort.js'
 import { writeOverloaded } from '../app/load-monitor.js'
 import { refusedBeforeRouting } from '../lifecycle/request-trace.js'
 
-// RFC 9112 §3: servers should accept request-targets of at least 8000
-// octets; longer ones get 414 before any routing work.
-const MAX_URL_LENGTH = 8192
-
 const FASTIFY_ASYNC_CONSTRAINT_BODY = '{"error":"Internal Server Error","message":"Unexpected error from async constraint","statusCode":500}'
 
 /**
@@ -36,9 +32,10 @@ export function dispatch (core, raw, res) {
   }
   const method = raw.method
   const url = raw.url
-  if (url.length > MAX_URL_LENGTH) {
+  // the request-target's own limit (maxUrlLength; Infinity when it has none)
+  if (url.length > core.urlLimit) {
     refusedBeforeRouting(414, 'HP_ERR_URL_TOO_LONG', raw)
-    writeFixedError(res, createError('HP_ERR_URL_TOO_LONG', MAX_URL_LENGTH), true)
+    writeFixedError(res, createError('HP_ERR_URL_TOO_LONG', core.urlLimit), true)
     return
   }
   const table = core.routes
@@ -68,7 +65,7 @@ export function dispatch (core, raw, res) {
 export function dispatchRewritten (core, raw, res) {
   const original = raw.url
   // refused before the app's code sees them, as without rewriteUrl
-  if (core.overloaded || original.length > MAX_URL_LENGTH) {
+  if (core.overloaded || original.length > core.urlLimit) {
     dispatch(core, raw, res)
     return
   }

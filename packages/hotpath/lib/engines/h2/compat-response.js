@@ -192,7 +192,7 @@ export function defineH2Response (http2) {
       checkHeaders(headers)
       this.writeHead(statusCode, headers)
       keepEndContext(this)
-      if (close && !this.req.complete) this.once('finish', endStream)
+      if (close && !this.req.complete) closeAfterAnswer(this)
       if (body === null) this.end()
       else if (body.length > WRITE_SLICE) writeInSlices(this, this.stream, typeof body === 'string' ? Buffer.from(body) : body, 0)
       else this.end(body)
@@ -208,7 +208,7 @@ export function defineH2Response (http2) {
     respondStream (statusCode, headers, stream, done, trailers = null) {
       const close = dropConnectionFields(headers)
       checkHeaders(headers)
-      if (close && !this.req.complete) this.once('finish', endStream)
+      if (close && !this.req.complete) closeAfterAnswer(this)
       if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
         endSource(stream)
         delete headers.trailer
@@ -307,6 +307,17 @@ export function writeInSlices (out, stream, body, offset) {
 function endStream () {
   if (!this.stream.closed && !this.stream.destroyed) this.stream.close(NGHTTP2_NO_ERROR)
   this.req.resume()
+}
+
+/**
+ * endStream once the answer is out: on the stream's 'finish' (its writable
+ * side ended), as the response's own 'finish' comes only when the stream
+ * closes, which this reset is what brings about. Rare (a 413 or 408 with
+ * the body unread): a closure is made for it.
+ * @param {H2Response} res
+ */
+function closeAfterAnswer (res) {
+  res.stream.once('finish', () => endStream.call(res))
 }
 
 /**

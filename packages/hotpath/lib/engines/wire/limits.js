@@ -70,5 +70,7 @@ export function resolveLimits (options = {}) {
     }
     out[key] = v
   }
+  // no limit of its own: the head's bounds the request-target (431, as node:http)
+  if (out.maxUrlLength === 0) out.maxUrlLength = Infinity
   return /** @type {WireLimits} */ (/** @type {unknown} */ (out))
 }
