@@ -17,6 +17,7 @@ import { printLoadTree } from './plugin-meta.js'
 import { invalidListenOption } from './listen-options.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
+import { invalidOption } from '../engines/inject/options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from 'node:http'
@@ -956,30 +957,55 @@ export class Hotpath {
   }
 
   /**
-   * Runs one request through the app without a socket (the inject engine):
-   * a promise of the response, or, given a callback, callback(err, res) as
-   * in Fastify; with no arguments, a request built by chained calls
+   * Runs one request through the app without a socket (the inject engine),
+   * as light-my-request runs it for Fastify: given a callback,
+   * callback(err, res); else a chain that starts from the options given,
+   * sent by end(), by awaiting it, or on the next tick
    * (`app.inject().get('/').headers({...}).end()`).
    * @param {any} [options]  an options object, or the URL
    * @param {(err: Error | null, res?: any) => void} [callback]
    * @returns {any}
    */
   inject (options, callback) {
-    if (options === undefined && callback === undefined) return new InjectChain((/** @type {any} */ opts, /** @type {any} */ cb) => this.inject(opts, cb))
-    // a method no HTTP parser would hand the app is refused at the call,
-    // callback or not, as light-my-request refuses it
-    const method = options !== null && typeof options === 'object' ? options.method : undefined
-    if (method !== undefined && (typeof method !== 'string' || !NODE_METHODS.includes(method.toUpperCase()))) throw createError('HP_ERR_INVALID_OPTION', 'method', `${JSON.stringify(method)} is not a method Node.js parses`)
-    // once close() has begun, an injected request is refused rather than
-    // answered 503, as Fastify refuses it (served while a drain delay runs,
-    // as the engines serve theirs)
-    const result = this._core.closePromise !== null && !this._core.draining
-      ? Promise.reject(this._core.error('HP_ERR_CLOSED'))
-      : this.ready().then(() => this._core.injectEngine.request(typeof options === 'string' ? { url: options } : options))
-    if (typeof callback !== 'function') return result
-    settleTo(result, callback, this, true)
-    return undefined
+    if (typeof options === 'string') options = { url: options }
+    // options light-my-request refuses (a method no HTTP parser would hand
+    // the app, a missing URL) are refused at the call, callback or not
+    if (options !== undefined) checkInjectOptions(options)
+    // without a callback, a chain that starts from the options given, as
+    // light-my-request's (Fastify's inject()), sent on the next tick
+    if (typeof callback !== 'function') return new InjectChain((/** @type {any} */ opts, /** @type {any} */ cb) => injectNow(this, opts, cb), options)
+    return injectNow(this, options, callback)
   }
+}
+
+/**
+ * @param {any} options
+ */
+function checkInjectOptions (options) {
+  const invalid = options !== null && typeof options === 'object' ? invalidOption(options) : null
+  if (invalid !== null) throw createError('HP_ERR_INVALID_OPTION', invalid[0], invalid[1])
+}
+
+/**
+ * app.inject()'s request, sent now: the promise of its Response, or
+ * callback(err, res).
+ * @param {Hotpath} app
+ * @param {Record<string, any>} options
+ * @param {(err: Error | null, res?: any) => void} [callback]
+ * @returns {any}
+ */
+function injectNow (app, options, callback) {
+  checkInjectOptions(options ?? {})
+  const core = app._core
+  // once close() has begun, an injected request is refused rather than
+  // answered 503, as Fastify refuses it (served while a drain delay runs,
+  // as the engines serve theirs)
+  const result = core.closePromise !== null && !core.draining
+    ? Promise.reject(core.error('HP_ERR_CLOSED'))
+    : app.ready().then(() => core.injectEngine.request(options))
+  if (typeof callback !== 'function') return result
+  settleTo(result, callback, app, true)
+  return undefined
 }
 
 // `await using app = hotpath()` closes the app at the end of the block, as

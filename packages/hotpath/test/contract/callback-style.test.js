@@ -319,7 +319,8 @@ test('inject() sends its `cookies` option in the Cookie header, URL-encoded, aft
   await app.ready()
   assert.deepEqual((await app.inject({ url: '/', cookies: { token: 'a b;c', theme: 'dark' } })).json(), { cookie: 'token=a%20b%3Bc; theme=dark' })
   assert.deepEqual((await app.inject({ url: '/', headers: { cookie: 'first=1' }, cookies: { token: 't' } })).json(), { cookie: 'first=1; token=t' })
-  assert.deepEqual((await app.inject({ url: '/', cookies: {} })).json(), { cookie: null })
+  // an empty object still sets the header, empty, as light-my-request sets it
+  assert.deepEqual((await app.inject({ url: '/', cookies: {} })).json(), { cookie: '' })
 })
 
 test('an inject() result carries Date and Connection: keep-alive, as a response off a socket does', async () => {
@@ -332,11 +333,11 @@ test('an inject() result carries Date and Connection: keep-alive, as a response 
   assert.equal((await app.inject('/closing')).headers.connection, 'close')
 })
 
-test('inject() reads a stream payload and sends it as the body', async () => {
+test('inject() reads a stream payload and sends it as the body, with no length unless the headers give one', async () => {
   const app = hotpath()
-  app.post('/', (req) => ({ got: req.body, length: req.headers['content-length'] }))
+  app.post('/', (req) => ({ got: req.body, length: req.headers['content-length'] ?? null }))
   const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/plain' }, payload: Readable.from(['a=1', '&b=2']) })
-  assert.deepEqual(res.json(), { got: 'a=1&b=2', length: '7' })
+  assert.deepEqual(res.json(), { got: 'a=1&b=2', length: null })
 })
 
 eachMode('request.routeOptions, as Fastify shapes it', (mode) => {

@@ -1,23 +1,25 @@
-// app.inject() with no options: a request built by chained calls, as
+// app.inject() without a callback: a request built by chained calls, as
 // light-my-request's Chain (Fastify's inject()) builds it:
-// app.inject().post('/users').headers({ ... }).payload({ ... }).end().
+// app.inject().post('/users').headers({ ... }).payload({ ... }).end(),
+// starting from the options given (app.inject({ url }).headers({ ... })).
 // It is sent by end(), by then()/catch()/finally(), or on the next tick
-// when none of them was called.
+// when none of them was called (unless the options say autoStart: false).
 
 const SENT = 'The dispatch function has already been invoked'
 
 export class InjectChain {
   /**
    * @param {(options: Record<string, any>, callback?: Function) => Promise<any> | undefined} send  app.inject
+   * @param {Record<string, any>} [options]  what the chain starts from
    */
-  constructor (send) {
+  constructor (send, options = {}) {
     this._send = send
     /** @type {Record<string, any>} */
-    this._options = {}
+    this._options = { ...options }
     this._sent = false
     /** @type {Promise<any> | null} */
     this._promise = null
-    process.nextTick(() => { if (!this._sent) this.end() })
+    if (options.autoStart !== false) process.nextTick(() => { if (!this._sent) this.end() })
   }
 
   /**
@@ -64,7 +66,12 @@ export class InjectChain {
       this._send(this._options, callback)
       return undefined
     }
-    this._promise = /** @type {Promise<any>} */ (this._send(this._options))
+    // options refused when sent: a rejection, not a throw on a later tick
+    try {
+      this._promise = /** @type {Promise<any>} */ (this._send(this._options))
+    } catch (err) {
+      this._promise = Promise.reject(err)
+    }
     return this._promise
   }
 

@@ -3,7 +3,9 @@
 // point as the socket engines, so tests run the same dispatch and lifecycle
 // without a socket.
 import { EventEmitter } from 'node:events'
+import { randomUUID } from 'node:crypto'
 import { InjectRequest, InjectResponse } from './records.js'
+import { requestHead, rawLines } from './options.js'
 import { httpServerPrototype, originalEmit, emitRequest, continueIntoCore } from '../server-emit.js'
 
 /** @typedef {import('./records.js').InjectResult} InjectResult */
@@ -49,7 +51,8 @@ export class InjectEngine {
   // ── the client side ─────────────────────────────────────────────────
 
   /**
-   * One request, as light-my-request's options describe it.
+   * One request, as light-my-request's options describe it and as it
+   * sends them: the head from ./options.js, the payload by its kind.
    * @param {string | Record<string, any>} options
    * @returns {Promise<InjectResult>}
    */
@@ -57,16 +60,94 @@ export class InjectEngine {
     const handler = this.handler
     if (handler === null) return Promise.reject(new Error('the inject engine has no handler yet (ready() gives it one)'))
     const opts = typeof options === 'string' ? { url: options } : options ?? {}
-    const payload = opts.payload ?? opts.body
-    // a stream payload (form-auto-content's, a file) is read first, then
-    // sent as a body of that length
-    if (isStream(payload)) return readAll(payload).then((body) => this.request({ ...opts, payload: body, body: undefined }))
-    // a FormData payload is sent as multipart/form-data, its boundary in
-    // the Content-Type, which it replaces (as light-my-request does)
-    if (isFormData(payload)) return encodeForm(payload).then(({ body, type }) => this.request({ ...opts, payload: body, body: undefined, headers: { ...withoutContentType(opts.headers), 'content-type': type } }))
-    const raw = requestFrom(opts)
-    return new Promise((resolve) => {
-      const res = new InjectResponse(raw, resolve)
+    /** @type {import('./options.js').RequestHead} */
+    let head
+    try {
+      head = requestHead(opts)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    const headers = head.headers
+    // `payload || body`: an empty string, 0 or false sends no body
+    let payload = opts.payload || opts.body || null
+    /** @type {Promise<Buffer[]> | null} a body that has to be read before the request is sent */
+    let reading = null
+    let classic = false
+    if (isFormData(payload)) {
+      // sent as multipart/form-data, its boundary in the Content-Type,
+      // which it replaces, chunked
+      headers['content-type'] = `multipart/form-data; boundary=${formBoundary()}`
+      headers['transfer-encoding'] = 'chunked'
+      reading = encodeForm(payload, /** @type {string} */ (headers['content-type']).slice(30))
+    } else if (payload !== null && typeof payload.resume === 'function') {
+      // a stream: its bytes as they come, with the head as given (no
+      // length); a classic one (data and end events once resumed, as the
+      // npm form-data package's) is read before the request is sent, and
+      // gets the length it had, as light-my-request reads it
+      classic = payload._readableState === undefined
+      reading = classic ? readClassic(payload) : readAll(payload)
+    } else if (payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+      payload = JSON.stringify(payload)
+      if (!('content-type' in headers)) headers['content-type'] = 'application/json'
+    }
+    if (payload !== null && reading === null && !Object.hasOwn(headers, 'content-length')) headers['content-length'] = String(Buffer.byteLength(payload))
+    const rawHeaders = rawLines(headers, head.lines)
+    const build = (/** @type {Buffer[] | null} */ chunks) => {
+      if (classic && chunks !== null) {
+        // after the raw lines were taken, as light-my-request adds them
+        headers['content-length'] = headers['content-length'] || String(byteLength(chunks))
+        delete headers['transfer-encoding']
+      }
+      if (chunks === null && payload !== null) {
+        const body = typeof payload === 'string' ? Buffer.from(payload) : /** @type {Buffer} */ (payload)
+        chunks = opts.simulate?.split === true && body.length > 0 ? [body.subarray(0, 1), body.subarray(1)] : [body]
+      }
+      const req = new InjectRequest(head.method, head.url, headers, chunks, String(opts.remoteAddress || '127.0.0.1'), rawHeaders)
+      // light-my-request's simulate.error: the body stream fails after its bytes
+      if (opts.simulate?.error === true) req.bodyError = new Error('Simulated')
+      return this.send(req, opts)
+    }
+    if (reading === null) return build(null)
+    return reading.then(build)
+  }
+
+  /**
+   * Hands the request to the core; the promise of its result. An abort of
+   * `signal` rejects it unless the response finishes without waiting on
+   * I/O (light-my-request destroys the request, and the response learns
+   * of it ticks later: one answered by then is the result); with
+   * `payloadAsStream` it also ends the body stream.
+   * @param {InjectRequest} raw
+   * @param {Record<string, any>} opts
+   * @returns {Promise<InjectResult>}
+   */
+  send (raw, opts) {
+    const handler = /** @type {import('../engine.js').RequestHandler} */ (this.handler)
+    /** @type {AbortSignal | undefined} */
+    const signal = opts.signal
+    return new Promise((resolve, reject) => {
+      let settled = false
+      /** @type {(() => void) | null} */
+      let onAbort = null
+      const res = new InjectResponse(raw, (result) => {
+        if (settled) return
+        settled = true
+        if (onAbort !== null && opts.payloadAsStream !== true) signal?.removeEventListener('abort', onAbort)
+        resolve(result)
+      }, opts.payloadAsStream === true)
+      if (signal !== undefined && signal !== null) {
+        onAbort = () => {
+          const err = abortError(signal)
+          res.abort(err)
+          setImmediate(() => {
+            if (settled) return
+            settled = true
+            reject(err)
+          })
+        }
+        if (signal.aborted) onAbort()
+        else signal.addEventListener('abort', onAbort, { once: true })
+      }
       // an instrumentation wrapped node:http's emit: it sees the request
       if (httpServerPrototype.emit === originalEmit) handler(/** @type {any} */ (raw), /** @type {any} */ (res))
       else this.emitRequest(res)
@@ -75,105 +156,91 @@ export class InjectEngine {
 }
 
 /**
- * A FormData, the global one or another made to its shape (undici's).
- * @param {unknown} v
+ * The error a stream destroyed by an AbortSignal fails with (node:stream's
+ * addAbortSignal).
+ * @param {AbortSignal} signal
+ */
+function abortError (signal) {
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' })
+}
+
+/** @param {Buffer[]} chunks */
+function byteLength (chunks) {
+  let n = 0
+  for (const c of chunks) n += c.length
+  return n
+}
+
+/**
+ * A FormData, the global one or another made to its shape (undici's), as
+ * light-my-request tells one.
+ * @param {any} v
  * @returns {v is FormData}
  */
 function isFormData (v) {
-  return v !== null && typeof v === 'object' && (/** @type {any} */ (v))[Symbol.toStringTag] === 'FormData' && typeof (/** @type {any} */ (v)).entries === 'function'
+  return v !== null && typeof v === 'object' && v[Symbol.toStringTag] === 'FormData' &&
+    ['append', 'delete', 'get', 'getAll', 'has', 'set'].every((name) => typeof v[name] === 'function')
+}
+
+/** The boundary light-my-request gives a form: '----formdata-' and a UUID. */
+function formBoundary () {
+  return `----formdata-${randomUUID()}`
 }
 
 /**
- * The multipart/form-data body of a FormData and its Content-Type, as the
- * fetch API encodes it.
+ * The multipart/form-data body of a FormData, in the parts
+ * light-my-request encodes it in (fetch's encoding: CRLF line ends, a
+ * file's name and type).
  * @param {FormData} form
- * @returns {Promise<{ body: Buffer, type: string }>}
+ * @param {string} boundary
+ * @returns {Promise<Buffer[]>}
  */
-async function encodeForm (form) {
-  const response = new Response(form)
-  const body = Buffer.from(await response.arrayBuffer())
-  return { body, type: /** @type {string} */ (response.headers.get('content-type')) }
+async function encodeForm (form, boundary) {
+  const prefix = `--${boundary}\r\nContent-Disposition: form-data`
+  const escape = (/** @type {string} */ str) => str.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22')
+  const lines = (/** @type {string} */ value) => value.replace(/\r?\n|\r/g, '\r\n')
+  /** @type {Buffer[]} */
+  const parts = []
+  for (const [name, value] of form) {
+    if (typeof value === 'string') {
+      parts.push(Buffer.from(`${prefix}; name="${escape(lines(name))}"\r\n\r\n${lines(value)}\r\n`))
+      continue
+    }
+    let part = `${prefix}; name="${escape(lines(name))}"`
+    if (value.name) part += `; filename="${escape(value.name)}"`
+    part += `\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`
+    parts.push(Buffer.from(part), Buffer.from(await value.arrayBuffer()), Buffer.from('\r\n'))
+  }
+  parts.push(Buffer.from(`--${boundary}--`))
+  return parts
 }
 
 /**
- * @param {Record<string, any> | undefined} headers
- * @returns {Record<string, any>}
- */
-function withoutContentType (headers) {
-  /** @type {Record<string, any>} */
-  const out = {}
-  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() !== 'content-type') out[k] = v
-  return out
-}
-
-/** @param {unknown} v */
-function isStream (v) {
-  return v !== null && typeof v === 'object' && typeof (/** @type {any} */ (v)).pipe === 'function' && typeof (/** @type {any} */ (v)).on === 'function'
-}
-
-/**
+ * A stream's chunks, as Buffers.
  * @param {AsyncIterable<Buffer | string>} stream
- * @returns {Promise<Buffer>}
+ * @returns {Promise<Buffer[]>}
  */
 async function readAll (stream) {
   /** @type {Buffer[]} */
   const chunks = []
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-  return Buffer.concat(chunks)
+  return chunks
 }
 
-/** @param {Record<string, any>} opts */
-function requestFrom (opts) {
-  const method = String(opts.method ?? 'GET').toUpperCase()
-  let url = String(opts.url ?? opts.path ?? '/')
-  if (/^https?:\/\//i.test(url)) {
-    const u = new URL(url)
-    url = u.pathname + u.search
-  }
-  if (opts.query !== undefined) {
-    const qs = typeof opts.query === 'string' ? opts.query : toQueryString(opts.query)
-    if (qs !== '') url += (url.includes('?') ? '&' : '?') + qs
-  }
-  /** @type {Record<string, string | string[]>} */
-  const headers = {}
-  for (const [k, v] of Object.entries(opts.headers ?? {})) {
-    if (v === undefined) continue
-    const key = k.toLowerCase()
-    headers[key] = Array.isArray(v) ? (key === 'set-cookie' ? v.map(String) : v.join(', ')) : String(v)
-  }
-  // `cookies`, as light-my-request takes them: each value URL-encoded, after
-  // any Cookie header given
-  if (opts.cookies !== undefined && opts.cookies !== null) {
-    const pairs = Object.entries(opts.cookies).map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
-    if (headers.cookie !== undefined) pairs.unshift(String(headers.cookie))
-    if (pairs.length > 0) headers.cookie = pairs.join('; ')
-  }
-  if (headers.host === undefined) headers.host = 'localhost:80'
-  if (headers['user-agent'] === undefined) headers['user-agent'] = 'lightMyRequest'
-  /** @type {Buffer | null} */
-  let body = null
-  const payload = opts.payload ?? opts.body
-  if (payload !== undefined && payload !== null) {
-    if (typeof payload === 'string') body = Buffer.from(payload)
-    else if (payload instanceof Uint8Array) body = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
-    else {
-      body = Buffer.from(JSON.stringify(payload))
-      if (headers['content-type'] === undefined) headers['content-type'] = 'application/json'
-    }
-    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(body.length)
-  }
-  const req = new InjectRequest(method, url, headers, body, opts.remoteAddress ?? '127.0.0.1')
-  // light-my-request's simulate.error: the body stream fails after its bytes
-  if (opts.simulate?.error === true) req.bodyError = new Error('Simulated')
-  return req
-}
-
-/** @param {Record<string, unknown>} query */
-function toQueryString (query) {
-  const params = new URLSearchParams()
-  for (const [k, v] of Object.entries(query)) {
-    if (Array.isArray(v)) for (const item of v) params.append(k, String(item))
-    else if (v !== undefined) params.append(k, String(v))
-  }
-  return params.toString()
+/**
+ * A classic stream's chunks: one that emits data and end once resumed, and
+ * has no async iterator (a Stream, the npm form-data package's
+ * CombinedStream).
+ * @param {any} stream
+ * @returns {Promise<Buffer[]>}
+ */
+function readClassic (stream) {
+  return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
+    const chunks = []
+    stream.on('data', (/** @type {any} */ chunk) => chunks.push(Buffer.from(chunk)))
+    stream.on('end', () => resolve(chunks))
+    stream.on('error', reject)
+    stream.resume()
+  })
 }

@@ -17,12 +17,14 @@ import { UNOWNED } from '../server-emit.js'
  * @property {number} statusCode
  * @property {string} statusMessage
  * @property {Record<string, string | number | string[]>} headers
- * @property {string} body
- * @property {string} payload
- * @property {Buffer} rawPayload
+ * @property {string | undefined} body  undefined with payloadAsStream
+ * @property {string | undefined} payload
+ * @property {Buffer | undefined} rawPayload
  * @property {Record<string, string>} trailers  the trailer fields after a chunked body
  * @property {() => any} json
+ * @property {() => Readable} stream  the body as a stream
  * @property {object[]} cookies  the Set-Cookie lines, parsed
+ * @property {{ req: any, res: any }} raw  node:http's request and response for this exchange (built on first read)
  */
 
 const EMPTY = Buffer.alloc(0)
@@ -31,17 +33,21 @@ export class InjectRequest {
   /**
    * @param {string} method
    * @param {string} url
-   * @param {Record<string, string | string[]>} headers
-   * @param {Buffer | null} payload
+   * @param {Record<string, any>} headers
+   * @param {Buffer[] | null} chunks  the body, in the chunks its stream gives
    * @param {string} remoteAddress
+   * @param {string[]} [rawHeaders]  the head's lines as given (else made from `headers`)
    */
-  constructor (method, url, headers, payload, remoteAddress) {
+  constructor (method, url, headers, chunks, remoteAddress, rawHeaders) {
     this.method = method
     this.url = url
     this.headers = headers
     this.httpVersion = '1.1'
+    this.chunks = chunks
     /** the request body (not `body`: that name is what body-parser middleware sets) */
-    this.payload = payload
+    this.payload = chunks === null ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    /** @type {string[] | null} */
+    this.givenRawHeaders = rawHeaders ?? null
     this.remoteAddress = remoteAddress
     /** @type {Readable | null} */
     this.stream = null
@@ -65,6 +71,7 @@ export class InjectRequest {
 
   /** Only connect middleware reads it (CompatRequest). */
   get rawHeaders () {
+    if (this.givenRawHeaders !== null) return this.givenRawHeaders
     /** @type {string[]} */
     const out = []
     for (const name of Object.keys(this.headers)) {
@@ -113,7 +120,7 @@ export class InjectRequest {
     // bytes, as a socket's body stream gives them (Readable.from alone
     // would make one object of the body, taken whole by any read(n))
     if (this.stream === null) {
-      const chunks = this.payload === null || this.consumed ? [] : [this.payload]
+      const chunks = this.chunks === null || this.consumed ? [] : this.chunks
       this.stream = this.bodyError === null ? Readable.from(chunks, { objectMode: false }) : Readable.from(failAfter(chunks, this.bodyError), { objectMode: false })
     }
     return this.stream
@@ -161,10 +168,18 @@ export class InjectResponse {
   /**
    * @param {InjectRequest} req
    * @param {(r: InjectResult) => void} resolve
+   * @param {boolean} [asStream]  light-my-request's payloadAsStream: the result comes with the head, the body as its stream()
    */
-  constructor (req, resolve) {
+  constructor (req, resolve, asStream = false) {
     this.req = req
     this.resolve = resolve
+    this.asStream = asStream
+    /** @type {Readable | null} the body as it comes, given with the head (payloadAsStream) */
+    this.live = null
+    /** @type {InjectResult | null} the result given with the head (payloadAsStream) */
+    this.early = null
+    /** @type {{ req: any, res: any } | null} */
+    this.rawPair = null
     this.headersSent = false
     this.finished = false
     /** 0 pending, 3 finished (the field CompatResponse reads) */
@@ -218,10 +233,20 @@ export class InjectResponse {
     /** @type {Buffer[]} */
     const chunks = []
     let started = false
+    if (this.asStream) {
+      // the result now, its stream() the body as it comes (trailers filled in at its end)
+      const live = this.live = new Readable({ read () {} })
+      this.early = this.result(statusCode, this.headersOf(statusCode, headers, true, false), null, {}, live)
+      this.headersSent = true
+      this.resolve(this.early)
+      stream.on('data', (chunk) => { live.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk) })
+      stream.once('end', () => { live.push(null) })
+      stream.once('error', (err) => { live.destroy(err) })
+    }
     stream.on('data', (chunk) => {
       started = true
       this.headersSent = true
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      if (this.live === null) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
     })
     stream.once('end', () => {
       const body = Buffer.concat(chunks)
@@ -289,34 +314,17 @@ export class InjectResponse {
     this.finished = true
     this.headersSent = true
     this.state = 3
-    // Values as a client reads them off the wire: strings (lists stay lists).
-    /** @type {Record<string, any>} */
-    const all = {}
-    const extra = this.extraHeaders
-    if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
-    for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     const payload = this.req.method === 'HEAD' || status === 204 || status === 304 ? EMPTY : body
-    if (!('content-length' in all) && status !== 204 && status !== 304 && !lengthUnknown) {
-      if (streamed) all['transfer-encoding'] = 'chunked'
-      else all['content-length'] = String(body.length)
-    }
-    // what a socket engine adds to every response, as light-my-request's
-    // responses (node's ServerResponse) carry them
-    if (!('date' in all)) all.date = new Date().toUTCString()
-    if (!('connection' in all)) all.connection = 'keep-alive'
-    const text = payload.toString('utf8')
     /** @type {InjectResult} */
-    const result = {
-      statusCode: status,
-      statusMessage: statusText(status),
-      headers: all,
-      body: text,
-      payload: text,
-      rawPayload: payload,
-      trailers,
-      json () { return JSON.parse(text) },
-      /** The Set-Cookie lines parsed (name, value, path, expires…), as light-my-request gives them. */
-      get cookies () { return parseSetCookie(all['set-cookie']) }
+    let result
+    if (this.early !== null) {
+      result = this.early
+      Object.assign(result.trailers, trailers)
+    } else {
+      const all = this.headersOf(status, headers, streamed, lengthUnknown, body.length)
+      result = this.asStream
+        ? this.result(status, all, null, trailers, Readable.from(payload.length > 0 ? [payload] : [], { objectMode: false }))
+        : this.result(status, all, payload, trailers, null)
     }
     const listener = this.endListener
     if (listener !== null) {
@@ -335,6 +343,100 @@ export class InjectResponse {
     // when inject() resolves.
     compat.once('close', () => this.resolve(result))
     compat.finish(null)
+  }
+
+  /**
+   * The response's headers as a client reads them off the wire: strings
+   * (lists stay lists), with the length or chunked framing, Date and
+   * Connection a socket engine adds.
+   * @param {number} status
+   * @param {Record<string, any>} headers
+   * @param {boolean} streamed
+   * @param {boolean} lengthUnknown
+   * @param {number} [bodyLength]  the body's length (a HEAD answer's too)
+   */
+  headersOf (status, headers, streamed, lengthUnknown, bodyLength = 0) {
+    /** @type {Record<string, any>} */
+    const all = {}
+    const extra = this.extraHeaders
+    if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
+    for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
+    if (!('content-length' in all) && status !== 204 && status !== 304 && !lengthUnknown) {
+      if (streamed) all['transfer-encoding'] = 'chunked'
+      else all['content-length'] = String(bodyLength)
+    }
+    // what a socket engine adds to every response, as light-my-request's
+    // responses (node's ServerResponse) carry them
+    if (!('date' in all)) all.date = new Date().toUTCString()
+    if (!('connection' in all)) all.connection = 'keep-alive'
+    return all
+  }
+
+  /**
+   * The Response app.inject() resolves with, as light-my-request's.
+   * @param {number} status
+   * @param {Record<string, any>} headers
+   * @param {Buffer | null} payload  null with payloadAsStream
+   * @param {Record<string, string>} trailers
+   * @param {Readable | null} live  the body's stream, with payloadAsStream
+   * @returns {InjectResult}
+   */
+  result (status, headers, payload, trailers, live) {
+    const text = payload === null ? undefined : payload.toString('utf8')
+    const handle = this
+    return {
+      statusCode: status,
+      statusMessage: statusText(status),
+      headers,
+      body: text,
+      payload: text,
+      rawPayload: payload ?? undefined,
+      trailers,
+      json () {
+        if (text === undefined) throw new Error('Response payload is not available with payloadAsStream: true')
+        return JSON.parse(text)
+      },
+      stream () {
+        return live ?? Readable.from(/** @type {Buffer} */ (payload).length > 0 ? [payload] : [], { objectMode: false })
+      },
+      /** The Set-Cookie lines parsed (name, value, path, expires…), as light-my-request gives them. */
+      get cookies () { return parseSetCookie(headers['set-cookie']) },
+      get raw () { return handle.rawObjects(status, headers) }
+    }
+  }
+
+  /**
+   * node:http's request and response for this exchange, as
+   * light-my-request's `raw`: the compat objects (./compat.js), made now
+   * if nothing asked for them during the request, showing the answer.
+   * @param {number} status
+   * @param {Record<string, any>} headers
+   */
+  rawObjects (status, headers) {
+    if (this.rawPair !== null) return this.rawPair
+    const made = this.compatRes === null
+    const cres = this.compat(UNOWNED)
+    if (made) {
+      cres.statusCode = status
+      cres.coreHeaders = headers
+      cres.finish(null)
+    }
+    // light-my-request's payloadAsStream result has the response alone
+    this.rawPair = this.asStream ? { req: undefined, res: cres } : { req: cres.req, res: cres }
+    return this.rawPair
+  }
+
+  /**
+   * The request's AbortSignal fired: a body still streaming to the result
+   * (payloadAsStream) fails with its error.
+   * @param {Error} err
+   */
+  abort (err) {
+    const live = this.live
+    if (live !== null && !live.readableEnded) {
+      live.on('error', () => {})
+      live.destroy(err)
+    }
   }
 }
 
