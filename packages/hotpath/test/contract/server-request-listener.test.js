@@ -14,6 +14,7 @@ import { createRequire } from 'node:module'
 import hotpathFastify from '../../lib/fastify.js'
 import { engineOption, httpRequest, H2Client } from '../helpers/engines.js'
 import { exchange, responses } from '../wire/util.js'
+import { selfSigned } from '../helpers/tls.js'
 
 const require = createRequire(import.meta.url)
 const Fastify = require('fastify')
@@ -362,6 +363,46 @@ describe('socket.io attached to app.server', () => {
       assert.deepEqual(got, fastify.websocket)
     })
   }
+})
+
+// h2 with allowHTTP1: HTTP/1.1 on the TLS port is served by wire, whose
+// requests reach app.server's listeners as the h2 ones do.
+const tls = selfSigned()
+test('[h2, TLS with allowHTTP1] socket.io attached to app.server: its client connects over HTTP/1.1, long-polling then upgraded, as on Fastify', { skip: tls === null ? 'no openssl to make a certificate' : false }, async () => {
+  /** @param {'fastify' | 'hotpath'} which */
+  async function session (which) {
+    const options = { http2: true, https: { allowHTTP1: true, ...tls } }
+    const app = which === 'fastify' ? Fastify(options) : hotpathFastify(options)
+    app.get('/hello', () => ({ hello: 'world' }))
+    const io = new SocketIoServer(app.server)
+    /** @type {string[]} */
+    const seen = []
+    io.engine.on('connection', (/** @type {any} */ socket) => {
+      seen.push(`open:${socket.transport.name}`)
+      socket.on('upgrade', (/** @type {any} */ transport) => seen.push(`upgrade:${transport.name}`))
+    })
+    io.on('connection', (/** @type {any} */ socket) => {
+      seen.push(`secure:${socket.handshake.secure}`)
+      socket.on('greet', (/** @type {string} */ name, /** @type {Function} */ ack) => ack(`hello ${name}`))
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const listeners = app.server.listeners('request').length
+    const client = connectSocketIo(`https://127.0.0.1:${app.server.address().port}`, { reconnection: false, forceNew: true, rejectUnauthorized: false })
+    try {
+      await Promise.race([once(client, 'connect'), once(client, 'connect_error').then(([err]) => { throw err })])
+      const first = await client.timeout(5000).emitWithAck('greet', 'polling')
+      if (client.io.engine.transport.name !== 'websocket') await once(client.io.engine, 'upgrade')
+      const second = await client.timeout(5000).emitWithAck('greet', 'websocket')
+      return { listeners, seen, acks: [first, second] }
+    } finally {
+      client.close()
+      io.close()
+      await app.close()
+    }
+  }
+  const expected = await session('fastify')
+  assert.deepEqual(expected, { listeners: 1, seen: ['open:polling', 'secure:true', 'upgrade:websocket'], acks: ['hello polling', 'hello websocket'] })
+  assert.deepEqual(await session('hotpath'), expected)
 })
 
 describe("the request an 'upgrade' listener gets has node:http's members", () => {
