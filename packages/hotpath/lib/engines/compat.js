@@ -204,6 +204,8 @@ export class CompatRequest extends LazyReadable {
   get trailers () { return this._record.trailers ?? {} }
   get socket () { return this._record.socket }
   get connection () { return this._record.socket }
+  /** node's other (undocumented) alias of `socket` */
+  get client () { return this._record.socket }
   get complete () { return this._record.complete }
 
   get body () { return this._record.body }

@@ -10,6 +10,7 @@ import { isValidHost } from '../host.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { createWireEngine } from '../wire/index.js'
+import { continueIntoCore, listenersAreOnly } from '../server-emit.js'
 import { defineH2Request } from './compat-request.js'
 import { defineH2Response } from './compat-response.js'
 import { H2StreamRequest } from './request.js'
@@ -170,6 +171,26 @@ export function createH2Engine (options) {
   const allowHTTP1 = secure && given.allowHTTP1 === true
   /** @type {any} */
   const server = secure ? http2.createSecureServer(serverOptions) : http2.createServer(serverOptions)
+  /** the core's entry point, once ready() gives it (setHandler) */
+  const core = { handler: /** @type {import('../engine.js').RequestHandler | null} */ (null) }
+  /**
+   * The app, as app.server's one 'request' listener, from the start (as on
+   * Fastify's server): code that attaches to the server saves it, removes
+   * it and calls it from its own listener, with node:http2's compat
+   * objects (or wire's, for HTTP/1.1 on the TLS port), which go on into
+   * the core. While it is the only one, the engine's 'stream' listener
+   * calls the core itself and builds no compat object (./request.js).
+   */
+  const requestListener = continueIntoCore(core)
+  // node:http2 starts emitting 'request' for every stream (its compat
+  // layer's 'stream' listener) once a 'request' listener is added; the
+  // engine's 'stream' listener emits it instead, only when the listeners
+  // are not the app's alone
+  const streamListeners = server.listeners('stream')
+  server.on('request', requestListener)
+  for (const listener of server.listeners('stream')) {
+    if (!streamListeners.includes(listener)) server.removeListener('stream', listener)
+  }
   /**
    * HTTP/1.1 on the TLS port (ALPN "http/1.1", or no ALPN): the wire
    * engine serves it, on the TLS socket node's server accepted. node:http2
@@ -180,8 +201,11 @@ export function createH2Engine (options) {
   let wire = null
   if (allowHTTP1) {
     wire = createWireEngine({ ...options, https: undefined })
-    // an HTTP/1.1 upgrade (a WebSocket) on the TLS port goes to app.server's 'upgrade' listeners
+    // an HTTP/1.1 upgrade (a WebSocket) on the TLS port goes to app.server's
+    // 'upgrade' listeners, and its requests to its 'request' listeners
+    // while they are not the app's alone
     wire.appServer = server
+    wire.requestListener = requestListener
     const h2Listener = /** @type {(socket: any) => void} */ (server.listeners('secureConnection')[0])
     server.removeListener('secureConnection', h2Listener)
     const w = wire
@@ -215,6 +239,7 @@ export function createH2Engine (options) {
   return {
     server,
     setHandler (handler) {
+      core.handler = handler
       if (wire !== null) wire.setHandler(handler)
       // The stream itself, not node's 'request' event: no compat object is
       // built unless something asks for one (./request.js)
@@ -233,7 +258,11 @@ export function createH2Engine (options) {
         if (headers.expect !== undefined || req.method === 'CONNECT') {
           if (handledLikeCompat(server, req, res)) return
         }
-        handler(/** @type {any} */ (req), /** @type {any} */ (res))
+        // the listeners are not the app's alone (code attached to the
+        // server wrapped it): they get the request, as node:http2's
+        // objects, as its compat layer would give them
+        if (listenersAreOnly(server, requestListener)) handler(/** @type {any} */ (req), /** @type {any} */ (res))
+        else server.emit('request', req.compatRequest(), res.compatResponse())
       })
     },
     listen (opts) {

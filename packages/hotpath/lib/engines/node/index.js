@@ -12,6 +12,7 @@ import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse } from './response.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
+import { continueIntoCore, notRoutedAgain } from '../server-emit.js'
 
 /**
  * Why the Host of a request is not acceptable, or null (RFC 9112 §3.2, the
@@ -207,31 +208,53 @@ export function createNodeEngine (options) {
    */
   const state = { closing: false, closeBusy: false }
 
+  /** the core's entry point, once ready() gives it (setHandler) */
+  const core = { handler: /** @type {import('../engine.js').RequestHandler | null} */ (null) }
+  /** what the app's listener does with a pair made elsewhere (../server-emit.js) */
+  const elsewhere = continueIntoCore(core)
+  /**
+   * The app, as app.server's one 'request' listener, from the start (as on
+   * Fastify's server): code that attaches to the server (socket.io) saves
+   * it, removes it and calls it from its own listener for the requests it
+   * does not answer itself.
+   * @param {NodeRequest} req
+   * @param {NodeResponse} res
+   */
+  function hotpath (req, res) {
+    // a pair another server made: routed as app.routing() routes it
+    if (!(res instanceof NodeResponse)) return elsewhere(req, res)
+    // answered by a listener before this one, or given twice: a second
+    // answer would fail, so the request is left alone (and that is said)
+    if (res.engineState !== null || res.headersSent) return notRoutedAgain(req, res.headersSent)
+    res.engineState = state
+    const invalid = invalidHost(req, requireHost)
+    if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
+    const handler = core.handler
+    if (handler === null) return refuse(res, errorAnswer('HP_ERR_NOT_READY'))
+    if (state.closing) {
+      if (return503) {
+        refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+        if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
+        return
+      }
+      res.shouldKeepAlive = false
+    }
+    // llhttp hands over the head of a request whose Transfer-Encoding
+    // it rejects (a final coding other than a lone "chunked", as in
+    // "gzip", "chunked<HTAB>" or "<NBSP>chunked") and fails the read
+    // right after this event, in the same call. Such a request waits
+    // one tick: the error comes first, onClientError answers with the
+    // JSON 400, and no handler runs. A request without the field pays
+    // one property check.
+    if (req.headers['transfer-encoding'] !== undefined) return process.nextTick(dispatchAfterParse, handler, req, res)
+    handler(/** @type {any} */ (req), /** @type {any} */ (res))
+  }
+  server.on('request', hotpath)
+
   return {
     server,
     setHandler (handler) {
-      server.on('request', (/** @type {NodeRequest} */ req, /** @type {NodeResponse} */ res) => {
-        res.engineState = state
-        const invalid = invalidHost(req, requireHost)
-        if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
-        if (state.closing) {
-          if (return503) {
-            refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
-            if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
-            return
-          }
-          res.shouldKeepAlive = false
-        }
-        // llhttp hands over the head of a request whose Transfer-Encoding
-        // it rejects (a final coding other than a lone "chunked", as in
-        // "gzip", "chunked<HTAB>" or "<NBSP>chunked") and fails the read
-        // right after this event, in the same call. Such a request waits
-        // one tick: the error comes first, onClientError answers with the
-        // JSON 400, and no handler runs. A request without the field pays
-        // one property check.
-        if (req.headers['transfer-encoding'] !== undefined) return process.nextTick(dispatchAfterParse, handler, req, res)
-        handler(/** @type {any} */ (req), /** @type {any} */ (res))
-      })
+      core.handler = handler
     },
     listen (opts) {
       return listenServer(server, opts)

@@ -26,7 +26,7 @@ import { writeError, startStream } from './respond.js'
 import { updatePhase } from './timers.js'
 import { endSource } from '../source.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
-import { originalEmit } from '../server-emit.js'
+import { originalEmit, listenersAreOnly } from '../server-emit.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
 /** @typedef {import('./index.js').WireEngine} WireEngine */
@@ -226,8 +226,10 @@ export class Connection {
       this.closing = true
     }
     try {
-      // an instrumentation wrapped node:http's emit: it sees the request
-      if (engine.emitPrototype.emit === originalEmit) handler(req, res)
+      // app.server's 'request' listeners are not the app's alone (socket.io
+      // wrapped it), or an instrumentation wrapped node:http's emit: they
+      // see the request, as node:http's objects
+      if (listenersAreOnly(engine.appServer, engine.requestListener) && engine.emitPrototype.emit === originalEmit) handler(req, res)
       else engine.emitRequest(res)
     } catch (err) {
       // the core's handler never throws; if it does, the client still gets an answer

@@ -78,11 +78,22 @@ export class WireEngine {
     this.server.on('error', () => {})
     /**
      * app.server: its 'upgrade' and 'timeout' listeners take the sockets
-     * wire hands over. The h2 engine's server when wire serves HTTP/1.1 on
-     * that server's TLS port (allowHTTP1).
+     * wire hands over, and its 'request' listeners the requests while
+     * they are not `requestListener` alone. The h2 engine's server when
+     * wire serves HTTP/1.1 on that server's TLS port (allowHTTP1).
      * @type {import('node:events').EventEmitter}
      */
     this.appServer = this.server
+    /**
+     * The app, as app.server's one 'request' listener (as on Fastify's
+     * server): while the listeners are it alone, wire calls the core
+     * itself; code that saves and wraps it (socket.io) gets every request
+     * as node:http's objects (../server-emit.js). The h2 engine's, when
+     * app.server is its server.
+     * @type {(req: any, res: any) => void}
+     */
+    this.requestListener = continueIntoCore(this)
+    this.server.on('request', this.requestListener)
     /** @type {((err: Error, socket: import('node:net').Socket) => void) | null} answers refused requests instead of the engine (Fastify's clientErrorHandler) */
     this.clientErrorHandler = typeof options.clientErrorHandler === 'function' ? options.clientErrorHandler : null
     /** false: an HTTP/1.1 request without Host is taken (node:http's requireHostHeader) */
@@ -96,8 +107,6 @@ export class WireEngine {
     exposeServerMembers(this)
     /** @type {{ emit: Function }} whose emit instrumentations wrap to see requests: node:http's, node:https's over TLS */
     this.emitPrototype = options.https != null ? /** @type {typeof import('node:https')} */ (loadModule('node:https')).Server.prototype : httpServerPrototype
-    /** app.server has the 'request' listener that goes on into the core (added at the first emitted request) */
-    this.emitting = false
     if (options.https != null) {
       // a failed TLS handshake is the client's problem; it must not crash the server
       this.server.on('tlsClientError', (err) => this.clientError(err, null))
@@ -199,16 +208,13 @@ export class WireEngine {
   }
 
   /**
-   * A request, through the wrapped emit of node:http's Server (see
+   * A request, through app.server's 'request' listeners (they are not the
+   * app's alone) or the wrapped emit of node:http's Server (see
    * ../server-emit.js): app.server emits it as node:http's server would.
    * @param {import('./response.js').WireResponse} res
    */
   emitRequest (res) {
-    if (!this.emitting) {
-      this.emitting = true
-      this.server.on('request', continueIntoCore(this))
-    }
-    emitRequest(this.emitPrototype, this.server, res)
+    emitRequest(this.emitPrototype, this.appServer, res)
   }
 
   /**

@@ -87,6 +87,14 @@ export class WireRequest {
   /** The connection's socket (remoteAddress, encrypted). */
   get socket () { return this.conn.socket }
 
+  // node:http's IncomingMessage members that code handed this object (an
+  // 'upgrade' listener: socket.io reads req.connection.encrypted) reads:
+  // the deprecated aliases of `socket`, and the version's two numbers.
+  get connection () { return this.conn.socket }
+  get client () { return this.conn.socket }
+  get httpVersionMajor () { return 1 }
+  get httpVersionMinor () { return this.httpVersion === '1.1' ? 1 : 0 }
+
   /** a body follows: Content-Length > 0 or chunked */
   get hasBody () { return this.chunked || this.contentLength > 0 }
 
