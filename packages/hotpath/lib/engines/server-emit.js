@@ -6,7 +6,7 @@
 // hand each request to it, as node:http would, with the node:http-like
 // objects of ./compat.js, and the listener goes on into the core. While it
 // is node's own, the request path pays one comparison (the engines').
-import http from 'node:http'
+import http from '../node-http.js'
 import { EventEmitter } from 'node:events'
 
 /** node's emit, as http.Server inherits it, taken when hotpath loads */

@@ -2,7 +2,7 @@
 // ServerResponse, subclassed (http.createServer's ServerResponse option) to
 // add the members the core answers through. It stays a real ServerResponse,
 // and the members live on the prototype.
-import http from 'node:http'
+import http from '../../node-http.js'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
@@ -11,7 +11,7 @@ import { endSource } from '../source.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
-   * @param {http.IncomingMessage} req
+   * @param {import('node:http').IncomingMessage} req
    * @param {any} [options]
    */
   constructor (req, options) {
@@ -179,7 +179,7 @@ export function checkHeaders (headers) {
  */
 export class StreamWriter {
   /**
-   * @param {http.ServerResponse} res
+   * @param {import('node:http').ServerResponse} res
    * @param {number} statusCode
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} stream
@@ -288,7 +288,7 @@ function lengthGuard (length) {
  * Passes the body through; at its end, before the response ends, gets the
  * trailer fields and adds those node:http accepts (it sends them after the
  * last chunk).
- * @param {http.ServerResponse} res
+ * @param {import('node:http').ServerResponse} res
  * @param {import('../engine.js').TrailerSource} trailers
  */
 function trailerStage (res, trailers) {
