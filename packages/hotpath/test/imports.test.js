@@ -54,6 +54,16 @@ test('lib/ imports only node: built-ins and relative files', () => {
   assert.deepEqual(offending, [])
 })
 
+test('lib/ takes node:http from lib/node-http.js, never by import (its ESM facade loads undici and node:tls on Node 22 and later)', () => {
+  const offending = []
+  for (const file of jsFiles(lib)) {
+    // import() in a JSDoc type (a comment line) only names a type
+    const code = readFileSync(file, 'utf8').split('\n').filter((line) => !/^\s*(\/\*\*|\*|\/\/)/.test(line)).join('\n')
+    if (specifiersOf(code).includes('node:http')) offending.push(relative(lib, file))
+  }
+  assert.deepEqual(offending, [])
+})
+
 /**
  * The graph of relative imports between lib/ files (static, re-export and
  * dynamic), keyed by path relative to lib/.

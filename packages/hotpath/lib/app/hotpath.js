@@ -20,7 +20,7 @@ import { InjectChain } from '../engines/inject/chain.js'
 import { invalidOption } from '../engines/inject/options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText } from '../lifecycle/parsers/table.js'
-import { METHODS as NODE_METHODS } from 'node:http'
+import { METHODS as NODE_METHODS } from '../node-http.js'
 import { networkInterfaces } from 'node:os'
 
 export { Core }

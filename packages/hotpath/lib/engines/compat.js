@@ -15,7 +15,7 @@
 
 import { Readable, Writable } from 'node:stream'
 import { errorMonitor } from 'node:events'
-import { IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http'
+import { IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } from '../node-http.js'
 import { acceptAssignments } from './assignable.js'
 import { installExpressRequest, installExpressResponse } from './express-helpers.js'
 import { createError } from '../errors.js'

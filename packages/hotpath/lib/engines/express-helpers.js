@@ -8,7 +8,7 @@
 // host and protocol come from hotpath's own request (its trustProxy setting)
 // when the object belongs to one (`_hotpath`).
 
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES } from '../node-http.js'
 import { parseQuery } from '../lifecycle/parsers/urlencoded.js'
 import { shadowing } from './assignable.js'
 

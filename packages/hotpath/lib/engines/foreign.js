@@ -7,7 +7,7 @@
 // core's RawRequest and ResponseHandle (./engine.js); `request.raw` and
 // `reply.raw` stay the objects given, so what the caller stored on them
 // is there for its hooks and handlers.
-import http from 'node:http'
+import http from '../node-http.js'
 import { Readable } from 'node:stream'
 import { NodeRequest } from './node/request.js'
 import { NodeResponse } from './node/response.js'
@@ -28,7 +28,7 @@ export function foreignRequest (req) {
  * NodeResponse (the node engine's handle is a ServerResponse subclass whose
  * members only use ServerResponse's API), as Express gives node's objects
  * its own prototypes.
- * @param {http.ServerResponse} res
+ * @param {import('node:http').ServerResponse} res
  * @returns {import('./engine.js').ResponseHandle}
  */
 export function foreignResponse (res) {

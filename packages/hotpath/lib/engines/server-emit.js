@@ -18,7 +18,7 @@
 // the app's listener, called by whoever calls it, goes on into the core
 // with the engine's own pair behind them. inject has no server: while the
 // emit is wrapped it emits its requests on an emitter of its own.
-import http from 'node:http'
+import http from '../node-http.js'
 import { EventEmitter } from 'node:events'
 import { CompatRequest, CompatResponse } from './compat.js'
 import { foreignRequest, foreignResponse } from './foreign.js'

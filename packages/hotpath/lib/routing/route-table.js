@@ -2,7 +2,7 @@
 // radix tree, plus a Map of paths with no parameter (requested exactly as
 // declared, they skip the tree), plus the not-found routes by prefix.
 // Filled while the app is assembled, completed once at ready().
-import { METHODS } from 'node:http'
+import { METHODS } from '../node-http.js'
 import { loadModule } from '../require.js'
 import { createError } from '../errors.js'
 import { Route } from './route.js'

@@ -6,7 +6,7 @@
 // `cookies` encoded onto the Cookie header. Also the check of the options
 // light-my-request refuses. Runs per inject() call only.
 import assert from 'node:assert'
-import { METHODS } from 'node:http'
+import { METHODS } from '../../node-http.js'
 
 const BASE_URL = 'http://localhost'
 

@@ -3,7 +3,7 @@
 // the InjectResult app.inject() resolves with. No sockets (node:http lends
 // only its header validators).
 import { EventEmitter } from 'node:events'
-import { validateHeaderName, validateHeaderValue } from 'node:http'
+import { validateHeaderName, validateHeaderValue } from '../../node-http.js'
 import { Readable } from 'node:stream'
 import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
 import { createError } from '../../errors.js'

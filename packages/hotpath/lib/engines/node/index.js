@@ -4,7 +4,7 @@
 // server, answers what no handler may see (a malformed request, a bad Host,
 // a request while closing) with the JSON bodies of ../../reply/error-body.js,
 // and closes gracefully.
-import http from 'node:http'
+import http from '../../node-http.js'
 import { isValidHost } from '../host.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
@@ -21,7 +21,7 @@ import { continueIntoCore, notRoutedAgain } from '../server-emit.js'
  * body, so turned off here); any value passes llhttp. No Host or an empty
  * one means no authority (RFC 9112 §3.3): a 400 on HTTP/1.1, allowed on
  * HTTP/1.0.
- * @param {http.IncomingMessage} req
+ * @param {import('node:http').IncomingMessage} req
  * @param {boolean} requireHost  false: no Host (or an empty one) is taken on HTTP/1.1 too
  * @returns {string | null}
  */
@@ -45,7 +45,7 @@ function invalidHost (req, requireHost) {
 /**
  * Answers a request no handler may see with the JSON body of its code, and
  * closes the connection.
- * @param {http.ServerResponse} res
+ * @param {import('node:http').ServerResponse} res
  * @param {{ status: number, code: string, body: string }} answer
  */
 function refuse (res, answer) {
@@ -90,7 +90,7 @@ export function createNodeEngine (options) {
   const requestTimeout = options.requestTimeout
   // node:http refuses headersTimeout > requestTimeout when both are set.
   const headersTimeout = requestTimeout > 0 ? Math.min(options.headersTimeout, requestTimeout) : options.headersTimeout
-  /** @type {http.ServerOptions<any, any>} */
+  /** @type {import('node:http').ServerOptions<any, any>} */
   const serverOptions = {
     // the rest of Fastify's `http` option, as Fastify hands it to node:http;
     // hotpath's own below win
@@ -160,7 +160,7 @@ export function createNodeEngine (options) {
    * application has not read (the socket paused) by the core's timer.
    * @param {Error} err
    * @param {import('node:net').Socket} socket
-   * @param {http.IncomingMessage | null} before  the message being read at the timeout
+   * @param {import('node:http').IncomingMessage | null} before  the message being read at the timeout
    * @param {boolean} wasComplete
    */
   function timeoutAfterReads (err, socket, before, wasComplete) {

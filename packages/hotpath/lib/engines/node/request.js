@@ -3,7 +3,7 @@
 // body members the core calls. It stays a real IncomingMessage, and the
 // members live on the prototype: nothing is allocated per request to reach
 // them.
-import http from 'node:http'
+import http from '../../node-http.js'
 import { createError } from '../../errors.js'
 import { installExpressRequest } from '../express-helpers.js'
 import { acceptAssignments } from '../assignable.js'
@@ -51,7 +51,7 @@ export class NodeRequest extends http.IncomingMessage {
  * Stops reading an over-limit body. The core answers 413 with
  * Connection: close, so node:http ends the socket after the response and
  * the rest of the body is never read into memory.
- * @param {http.IncomingMessage} req
+ * @param {import('node:http').IncomingMessage} req
  */
 function stopReading (req) {
   req.pause()

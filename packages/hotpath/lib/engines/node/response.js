@@ -2,7 +2,7 @@
 // ServerResponse, subclassed (http.createServer's ServerResponse option) to
 // add the members the core answers through. It stays a real ServerResponse,
 // and the members live on the prototype.
-import http from 'node:http'
+import http from '../../node-http.js'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
@@ -11,7 +11,7 @@ import { endSource } from '../source.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
-   * @param {http.IncomingMessage} req
+   * @param {import('node:http').IncomingMessage} req
    * @param {any} [options]
    */
   constructor (req, options) {
@@ -179,7 +179,7 @@ export function checkHeaders (headers) {
  */
 export class StreamWriter {
   /**
-   * @param {http.ServerResponse} res
+   * @param {import('node:http').ServerResponse} res
    * @param {number} statusCode
    * @param {import('../engine.js').OutgoingHeaders} headers
    * @param {import('node:stream').Readable} stream
@@ -216,15 +216,32 @@ export class StreamWriter {
       this.done(/** @type {Error} */ (err))
       return
     }
+    let reported = false
     /** @param {Error | null | undefined} err */
     const onDone = (err) => {
-      if (err && !this.res.writableFinished) this.res.destroy()
+      if (reported) return
+      reported = true
+      // destroyed with the error, as pipeline() destroys it (h2's compat
+      // response notes it, and resets the stream with an error code)
+      if (err && !this.res.writableFinished) this.res.destroy(err)
       this.done(err ?? null)
     }
     const declared = this.headers['content-length']
-    if (this.trailers !== null) pipeline(this.stream, trailerStage(this.res, this.trailers), this.res, onDone)
-    else if (declared === undefined) pipeline(this.stream, this.res, onDone)
-    else pipeline(this.stream, lengthGuard(Number(declared)), this.res, onDone)
+    const stage = this.trailers !== null
+      ? trailerStage(this.res, this.trailers)
+      : declared === undefined ? null : lengthGuard(Number(declared))
+    // A failure of the source or of a stage is reported from its 'error'
+    // event, before the response is destroyed: pipeline() calls back only
+    // after the ServerResponse's 'close' on Node 22 and later (on Node 20
+    // before it), and that 'close' reports the request as aborted by the
+    // client, which the failure would then pass for.
+    this.stream.once('error', onDone)
+    if (stage === null) {
+      pipeline(this.stream, this.res, onDone)
+    } else {
+      stage.once('error', onDone)
+      pipeline(this.stream, stage, this.res, onDone)
+    }
   }
 
   /** @param {Error} err */
@@ -271,7 +288,7 @@ function lengthGuard (length) {
  * Passes the body through; at its end, before the response ends, gets the
  * trailer fields and adds those node:http accepts (it sends them after the
  * last chunk).
- * @param {http.ServerResponse} res
+ * @param {import('node:http').ServerResponse} res
  * @param {import('../engine.js').TrailerSource} trailers
  */
 function trailerStage (res, trailers) {

@@ -10,7 +10,7 @@
 
 import { WireRequest } from './request.js'
 import { isValidHost } from '../host.js'
-import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, methodAt, trimOws, tabIn, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE,
+import { TOKEN, VALUE, TARGET, METHODS, METHOD_PREFIXES, methodAt, trimOws, connectionFlags, CONN_CLOSE, CONN_KEEP_ALIVE, CONN_UPGRADE,
   framingField, F_CONTENT_LENGTH, F_TRANSFER_ENCODING, F_HOST, F_CONNECTION, F_UPGRADE, F_EXPECT } from './syntax.js'
 import { S_HEAD, S_BODY, S_CHUNK_SIZE, S_CHUNK_DATA, S_CHUNK_END, S_TRAILERS, S_DEAD } from './states.js'
 import { chunkSize, chunkData, chunkEnd, trailers } from './chunked.js'
@@ -388,7 +388,7 @@ export class Parser {
           host = value
           break
         case F_CONNECTION:
-          conn |= connectionFlags(value, ve < eol && tabIn(str, ve, eol))
+          conn |= connectionFlags(value)
           break
         case F_UPGRADE:
           upgrade = true

@@ -98,45 +98,30 @@ export function trimOws (s) {
   return start === 0 && end === s.length ? s : s.slice(start, end)
 }
 
-/**
- * True when str[from, to) holds an HTAB: the OWS cut off a field value's
- * end, where llhttp accepts SP but not HTAB after a length or a coding.
- * @param {string} str
- * @param {number} from
- * @param {number} to
- */
-export function tabIn (str, from, to) {
-  for (let i = from; i < to; i++) if (str.charCodeAt(i) === 9) return true
-  return false
-}
-
 export const CONN_CLOSE = 1
 export const CONN_KEEP_ALIVE = 2
 export const CONN_UPGRADE = 4
 
 /**
  * The connection options of one Connection field (RFC 9112 §9.3, §9.6) as
- * CONN_* bits. Options are split on "," and stripped of SP/HTAB only.
- * "close" and "upgrade" count as the RFC reads them; "keep-alive" only as
- * llhttp reads it, followed by SP but not HTAB: keeping an HTTP/1.0
- * connection open that llhttp would close would run requests that llhttp
- * never parses.
+ * CONN_* bits. Options are split on "," and stripped of SP/HTAB only: both
+ * are OWS around a list member (RFC 9110 §5.6.1), so "close<HTAB>" closes
+ * and "keep-alive<HTAB>" keeps an HTTP/1.0 connection, as llhttp 9.4 (Node
+ * 22 and later) reads them; NBSP is not OWS.
  * @param {string} value  stripped of SP/HTAB at both ends
- * @param {boolean} tabAfter  an HTAB was stripped off its end
  */
-export function connectionFlags (value, tabAfter) {
+export function connectionFlags (value) {
   const lower = value.toLowerCase()
   // the common single option without a split
   if (lower === 'close') return CONN_CLOSE
-  if (lower === 'keep-alive' && !tabAfter) return CONN_KEEP_ALIVE
+  if (lower === 'keep-alive') return CONN_KEEP_ALIVE
   const options = lower.split(',')
   let flags = 0
   for (let i = 0; i < options.length; i++) {
-    const option = options[i]
-    const t = trimOws(option)
+    const t = trimOws(options[i])
     if (t === 'close') flags |= CONN_CLOSE
     else if (t === 'upgrade') flags |= CONN_UPGRADE
-    else if (t === 'keep-alive' && option.indexOf('\t', option.indexOf('keep-alive')) === -1 && !(tabAfter && i === options.length - 1)) flags |= CONN_KEEP_ALIVE
+    else if (t === 'keep-alive') flags |= CONN_KEEP_ALIVE
   }
   return flags
 }

@@ -2,7 +2,7 @@
 // when it is pure ASCII it is concatenated with a string body and written in
 // one socket.write, which is what makes a small response one syscall.
 
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES } from '../../node-http.js'
 
 /** @type {string[]} */
 const STATUS_LINE = []
