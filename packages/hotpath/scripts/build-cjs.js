@@ -56,6 +56,12 @@ for (const file of result.outputFiles) {
     const at = '"use strict";\n'.length
     text = text.slice(0, at) + `var ${IMPORT_META_URL} = require("node:url").pathToFileURL(__filename).href;\n` + text.slice(at)
   }
+  // lib/'s own modules are ES modules made CommonJS here (__esModule set):
+  // a default import of one takes its default export. esbuild, compiling a
+  // file of a "type": "module" package, asks for node's interop instead
+  // (`__toESM(mod, 1)`: the default is the whole exports object), right
+  // for a CommonJS package, wrong for these
+  text = text.replace(/__toESM\(require\(("\.{1,2}\/[^"]+")\), 1\)/g, '__toESM(require($1))')
   // esbuild's getter for an `export { x as 'module.exports' }`
   if (/^ {2}"module\.exports": \(\) => /m.test(text)) {
     text += 'module.exports = module.exports["module.exports"];\n'

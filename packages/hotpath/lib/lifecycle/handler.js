@@ -71,10 +71,23 @@ function runHandler (reply) {
     return
   }
   if (r !== reply && isThenable(r)) {
-    park(reply, r, handlerResolved, handlerRejected)
+    parkHandler(reply, r)
     return
   }
   afterHandler(reply, r, false)
+}
+
+/**
+ * Waits for the handler's promise. A handler that sent before it returned
+ * (`async (req, reply) => reply.send(x)`) may have left the send parked on
+ * an async onSend hook, in the reply's one parking place: its promise is
+ * then only watched, for a value or an error to report, as Fastify does.
+ * @param {Reply} reply
+ * @param {PromiseLike<unknown>} r
+ */
+function parkHandler (reply, r) {
+  if (!reply.sent) park(reply, r, handlerResolved, handlerRejected)
+  else r.then((value) => handlerResolved(reply, value), (err) => handlerRejected(reply, err))
 }
 
 /**
@@ -95,7 +108,7 @@ function tracedHandler (reply) {
       return
     }
     if (isThenable(r)) {
-      park(reply, tracedThenable(reply, r, tracedErrorStatus), handlerResolved, handlerRejected)
+      parkHandler(reply, tracedThenable(reply, r, tracedErrorStatus))
       return
     }
     afterHandler(reply, r, false)
