@@ -342,20 +342,30 @@ eachMode('a stalled reader of req.raw behind a pass-through hook', (mode) => {
   })
 }, SOCKET_MODES)
 
-// node:http's IncomingMessage is the body stream itself: what a hook read
-// of it is gone for a later reader there. wire and inject hand req.raw the
-// same stream, and refuse it once part of it was read.
+// The first preParsing hook's payload is req.raw itself on every engine, as
+// Fastify gives it: what a hook read of it is gone for a later reader, as
+// of node:http's IncomingMessage, the body stream itself. The route reads
+// the same rest of the body on every engine as on the node engine.
 eachMode('req.raw after a hook read part of the body', (mode) => {
   /** @type {Awaited<ReturnType<typeof setup>>} */
   let s
-  before(async () => { s = await setup(mode, routes) })
-  after(() => s.close())
+  /** @type {Awaited<ReturnType<typeof setup>>} */
+  let reference
+  before(async () => {
+    s = await setup(mode, routes)
+    reference = await setup('node', routes)
+  })
+  after(() => Promise.all([s.close(), reference.close()]))
 
-  test('fails with HP_ERR_BODY_CONSUMED, never a truncated body', async () => {
+  test('the route reads what the hook left, as on node:http', async () => {
     // small enough to have arrived whole before the hook reads: the
     // connection is not left waiting for a rest nobody reads
-    const res = await s.request(upload(form(randomBytes(2000)), '/busboy/after-partial-read'))
-    assert.equal(res.statusCode, 500)
-    assert.deepEqual(res.json(), { error: 'HP_ERR_BODY_CONSUMED' })
+    const body = form(randomBytes(2000))
+    const res = await s.request(upload(body, '/busboy/after-partial-read'))
+    const expected = await reference.request(upload(body, '/busboy/after-partial-read'))
+    assert.equal(res.statusCode, expected.statusCode)
+    assert.deepEqual(res.json(), expected.json())
+    // the first 16 bytes (the boundary line) are gone: the file is not whole
+    assert.notDeepEqual(res.json(), await (await s.request(upload(body, '/busboy'))).json())
   })
-}, ['inject', ...SOCKET_MODES.filter((m) => m !== 'node')])
+})

@@ -67,8 +67,8 @@ export class WireEngine {
     this.timer = null
     /** @type {(() => void) | null} */
     this.closed = null
-    /** @type {(() => void) | null} close()'s end, when the server was not listening: called once no connection is left */
-    this.closedNotListening = null
+    /** @type {(() => void) | null} close()'s end, called once no connection wire manages is left */
+    this.whenNoConnections = null
     const onConnection = (/** @type {import('node:net').Socket} */ socket) => this.accept(socket, false)
     /** @type {import('node:net').Server} */
     this.server = options.https != null
@@ -192,9 +192,9 @@ export class WireEngine {
         clearInterval(this.timer)
         this.timer = null
       }
-      const done = this.closedNotListening
+      const done = this.whenNoConnections
       if (done !== null) {
-        this.closedNotListening = null
+        this.whenNoConnections = null
         done()
       }
     }
@@ -252,10 +252,11 @@ export class WireEngine {
         resolve()
       }
       if (this.server.listening) this.server.close(done)
-      // not listening (code outside the app listened on app.server and
-      // closed it, as supertest does): done once the last connection is
-      // gone, which net's close() would otherwise have waited for
-      else this.closedNotListening = done
+      // done too once the last connection wire manages is gone: net's
+      // close() also waits for sockets handed to 'upgrade' listeners, and
+      // is not called when code outside the app listened on app.server
+      // and closed it already (supertest)
+      this.whenNoConnections = done
       const force = this.forceCloseConnections
       this.closeBusy = force !== false || this.drain
       for (const conn of this.connections) {
