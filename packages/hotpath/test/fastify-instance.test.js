@@ -106,3 +106,28 @@ test('listen(cb) followed at once by close(): cb is never called', async () => {
   assert.deepEqual(out.hotpath, out.fastify)
   assert.deepEqual(out.hotpath, [])
 })
+
+test("a plugin that decorates `use` (as middie does) replaces hotpath's own use() in its scope only", async () => {
+  const app = hotpathFastify()
+  /** @this {any} @param {Function} fn */
+  const mine = function use (fn) {
+    this.addHook('onRequest', (/** @type {any} */ req, /** @type {any} */ reply, /** @type {Function} */ done) => fn(req.raw, reply.raw, done))
+    return this
+  }
+  /** @type {unknown} */
+  let childUse = null
+  await app.register(async (/** @type {any} */ child) => {
+    child.decorate('use', mine)
+    childUse = child.use
+    child.use((/** @type {any} */ req, /** @type {any} */ res, /** @type {Function} */ next) => { res.setHeader('x-mine', 'yes'); next() })
+    child.get('/in', async () => 'in')
+  })
+  app.get('/out', async () => 'out')
+  assert.equal(childUse, mine)
+  assert.notEqual(app.use, mine)
+  const inside = await app.inject('/in')
+  const outside = await app.inject('/out')
+  assert.equal(inside.headers['x-mine'], 'yes')
+  assert.equal(outside.headers['x-mine'], undefined)
+  await app.close()
+})
