@@ -128,7 +128,11 @@ function headersSentError (what) {
  * @type {typeof Readable}
  */
 const LazyReadable = /** @type {any} */ (function LazyReadable () {})
-Object.setPrototypeOf(LazyReadable.prototype, Readable.prototype)
+// node:http's IncomingMessage.prototype (a Readable's): `req.raw instanceof
+// http.IncomingMessage` holds on every engine, as code that checks it
+// (a multipart adapter) expects; CompatRequest defines the members whose
+// state lives in the engine's record (headers, socket, _read, _destroy…)
+Object.setPrototypeOf(LazyReadable.prototype, IncomingMessage.prototype)
 Object.setPrototypeOf(LazyReadable, Readable)
 Object.defineProperty(LazyReadable.prototype, '_readableState', {
   configurable: true,
@@ -146,6 +150,22 @@ Object.defineProperty(LazyReadable.prototype, '_readableState', {
  */
 function ownState (stream, state) {
   Object.defineProperty(stream, '_readableState', { value: state, writable: true, configurable: true, enumerable: true })
+}
+
+/**
+ * @param {string[]} lines  name, value, name, value…
+ * @returns {Record<string, string[]>}
+ */
+function distinct (lines) {
+  /** @type {Record<string, string[]>} */
+  const out = Object.create(null)
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i].toLowerCase()
+    const list = out[name]
+    if (list === undefined) out[name] = [lines[i + 1]]
+    else list.push(lines[i + 1])
+  }
+  return out
 }
 
 export class CompatRequest extends LazyReadable {
@@ -202,6 +222,9 @@ export class CompatRequest extends LazyReadable {
   set headers (value) { this._record.headers = value }
   get rawHeaders () { return this._record.rawHeaders }
   get trailers () { return this._record.trailers ?? {} }
+  /** node:http's headersDistinct: every field's values, by lower-case name, from the raw lines */
+  get headersDistinct () { return distinct(this._record.rawHeaders) }
+  get trailersDistinct () { return distinct(this.rawTrailers) }
   get socket () { return this._record.socket }
   get connection () { return this._record.socket }
   /** node's other (undocumented) alias of `socket` */
