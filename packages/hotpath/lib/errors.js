@@ -170,6 +170,8 @@ export const FASTIFY_ERRORS = {
   HP_ERR_UNSUPPORTED_MEDIA_TYPE: { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'Unsupported Media Type' },
   HP_ERR_EMPTY_JSON_BODY: { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', message: "Body cannot be empty when content-type is set to 'application/json'" },
   HP_ERR_INVALID_JSON: { code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: "Body is not valid JSON but content-type is set to 'application/json'" },
+  // Fastify's JSON parser refuses a poisoned body as it refuses invalid JSON
+  HP_ERR_PROTO_POISONING: { code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: "Body is not valid JSON but content-type is set to 'application/json'" },
   HP_ERR_MISSING_CONTENT_TYPE: { code: 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE', message: "Method '%s' must provide a 'Content-Type' header." },
   HP_ERR_MISSING_CONTENT: { code: 'FST_ERR_ROUTE_MISSING_CONTENT', message: "Method '%s' must provide a request body." },
   HP_ERR_PARSER_ALREADY_PRESENT: { code: 'FST_ERR_CTP_ALREADY_PRESENT', message: "Content type parser '%s' already present." },

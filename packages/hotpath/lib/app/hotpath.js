@@ -19,9 +19,12 @@ import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { invalidOption } from '../engines/inject/options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
-import { parseText } from '../lifecycle/parsers/table.js'
+import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
 import { networkInterfaces } from 'node:os'
+
+// as Fastify's: callable with (req, body, done) too
+const defaultTextParser = withDone(parseText, false)
 
 export { Core }
 
@@ -578,12 +581,12 @@ export class Hotpath {
    * @param {'error' | 'remove' | 'ignore'} [onConstructorPoisoning]
    */
   getDefaultJsonParser (onProtoPoisoning = 'error', onConstructorPoisoning = 'error') {
-    return jsonParser(onProtoPoisoning, onConstructorPoisoning)
+    return withDone(jsonParser(onProtoPoisoning, onConstructorPoisoning), true)
   }
 
   /** The built-in text/plain parser (the body as it is), to register for another content type. */
   get defaultTextParser () {
-    return parseText
+    return defaultTextParser
   }
 
   /**

@@ -63,7 +63,7 @@ function parse (req, body, options) {
     return sjson.parse(body, null, options)
   } catch (err) {
     if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) {
-      throw createError('HP_ERR_PROTO_POISONING')
+      throw req.route.app.error('HP_ERR_PROTO_POISONING')
     }
     throw req.route.app.error('HP_ERR_INVALID_JSON')
   }

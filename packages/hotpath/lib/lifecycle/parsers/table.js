@@ -244,3 +244,29 @@ function defaultParsers () {
 export function parseText (_req, body) {
   return body
 }
+
+/**
+ * A built-in parser as the app hands it out (getDefaultJsonParser(),
+ * defaultTextParser): Fastify's are (req, body, done), and code written for
+ * Fastify calls them so, from a parser of its own (@nestjs/platform-fastify
+ * parses JSON that way); the table calls them as (req, body) and takes the
+ * value. `done` has a default, so the function's length stays 2 and the
+ * table sees a parser of its own kind. With `text`, a Buffer body (parseAs
+ * 'buffer') is read as UTF-8, as Fastify's JSON parser reads it.
+ * @param {(req: any, body: any) => unknown} parse
+ * @param {boolean} text
+ * @returns {(req: any, body: any, done?: (err: unknown, value?: unknown) => void) => unknown}
+ */
+export function withDone (parse, text) {
+  return function parser (req, body, done = undefined) {
+    if (done === undefined) return parse(req, body)
+    let value
+    try {
+      value = parse(req, text && typeof body !== 'string' ? String(body) : body)
+    } catch (err) {
+      done(err, undefined)
+      return
+    }
+    done(null, value)
+  }
+}
