@@ -55,9 +55,10 @@ for (const r of requests) {
 
 const { exporter, reader, sdk } = globalThis.otelTest
 // spans end at the response's 'close': wait for one SERVER span per request
-for (let i = 0; i < 1000; i++) {
+// (polled, up to 10 s: on a busy machine the last 'close' can come late)
+for (let i = 0; i < 2000; i++) {
   if (exporter.getFinishedSpans().filter((s) => s.kind === 1).length >= requests.length) break
-  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setTimeout(resolve, 5))
 }
 const spans = exporter.getFinishedSpans().map((s) => ({
   name: s.name,
