@@ -782,6 +782,16 @@ export class Hotpath {
   }
 
   /**
+   * onClose(fn): fn runs when the app closes, as an onClose hook; Fastify's
+   * instance has it from its plugin loader (avvio), and its own
+   * addHook('onClose') goes through it. @fastify/reply-from uses it.
+   * @param {Function} fn
+   */
+  onClose (fn) {
+    return this.addHook('onClose', fn)
+  }
+
+  /**
    * The instance is awaitable until the app has loaded its plugins, as
    * Fastify's (avvio's thenify): `await app` (or `await app.register(…)`)
    * loads the plugins registered so far in this context and resolves to the
