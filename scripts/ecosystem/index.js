@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { plugins, unneeded } from './plugins.js'
-import { leafResults, compare, renderTable, replaceSection, percent } from './results.js'
+import { plugins, notRun, unneeded } from './plugins.js'
+import { leafResults, tapLines, compare, renderTable, renderNotRun, replaceSection, percent, globToRegExp } from './results.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '..', '..')
@@ -63,8 +63,15 @@ function prepare (plugin) {
   return pkgDir
 }
 
-/** The plugin's test files: test/**\/*.test.{js,cjs,mjs}, or, without any, the files in test/ that use node:test. */
-function testFiles (pkgDir) {
+/**
+ * The plugin's test files: those its `files` patterns name (as its own test
+ * runner's configuration lists them), else test/**\/*.test.{js,cjs,mjs}, or,
+ * without any, the files in test/ that use node:test (or tap, for a tap
+ * suite); less those its `skip` names.
+ * @param {string} pkgDir
+ * @param {import('./plugins.js').Plugin} plugin
+ */
+function testFiles (pkgDir, plugin) {
   const all = []
   const walk = (d) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -75,9 +82,14 @@ function testFiles (pkgDir) {
     }
   }
   if (existsSync(join(pkgDir, 'test'))) walk(join(pkgDir, 'test'))
-  const named = all.filter((f) => /\.test\.(c|m)?js$/.test(f))
-  const files = named.length > 0 ? named : all.filter((f) => /['"]node:test['"]/.test(readFileSync(f, 'utf8')))
-  return files.map((f) => relative(pkgDir, f)).sort()
+  const rel = all.map((f) => relative(pkgDir, f))
+  const uses = plugin.runner === 'tap' ? /require\(['"]tap['"]\)|from ['"]tap['"]/ : /['"]node:test['"]/
+  const patterns = (plugin.files ?? []).map(globToRegExp)
+  const named = rel.filter((f) => /\.test\.(c|m)?js$/.test(f))
+  const files = patterns.length > 0
+    ? rel.filter((f) => patterns.some((re) => re.test(f)))
+    : named.length > 0 ? named : rel.filter((f) => uses.test(readFileSync(join(pkgDir, f), 'utf8')))
+  return files.filter((f) => !(f in (plugin.skip ?? {}))).sort()
 }
 
 /**
@@ -120,25 +132,41 @@ function useFramework (pkgDir, target) {
   if (existsSync(join(aside, 'lib'))) forward(join(real, 'lib'), join(aside, 'lib'))
 }
 
-/** Runs one test file; resolves its leaf results. */
-function runFile (pkgDir, file) {
+/**
+ * Runs one test file; resolves its leaf results. A node:test file runs under
+ * `node --test` with the JSON-lines reporter; a tap file runs by itself, as
+ * tap's runner runs it, and its TAP output is read. A file that reports no
+ * test at all is one test, passing if it exits with 0.
+ * @param {string} pkgDir
+ * @param {string} file
+ * @param {import('./plugins.js').Plugin} plugin
+ */
+function runFile (pkgDir, file, plugin) {
+  const argv = plugin.runner === 'tap'
+    ? [file]
+    : ['--test', `--test-reporter=${reporter}`, `--test-timeout=${plugin.testTimeout ?? 15_000}`, file]
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', `--test-reporter=${reporter}`, '--test-timeout=15000', file], {
-      cwd: pkgDir, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_ENV: 'test' }
+    const child = spawn(process.execPath, argv, {
+      cwd: pkgDir, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_ENV: 'test', ...plugin.env }
     })
     let out = ''
     child.stdout.on('data', (c) => { out += c })
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
-    child.on('close', () => { clearTimeout(timer); resolve(leafResults(file, out)) })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      const results = leafResults(file, plugin.runner === 'tap' ? tapLines(out) : out)
+      if (results.size === 0) results.set(file, code === 0 ? { ok: true } : { ok: false, error: `exited with ${code}` })
+      resolve(results)
+    })
   })
 }
 
 /** Every file of the suite, on one framework. */
-async function runSuite (pkgDir, files, target) {
+async function runSuite (pkgDir, files, target, plugin) {
   useFramework(pkgDir, target)
   try {
     const results = new Map()
-    for (const file of files) for (const [k, v] of await runFile(pkgDir, file)) results.set(k, v)
+    for (const file of files) for (const [k, v] of await runFile(pkgDir, file, plugin)) results.set(k, v)
     return results
   } finally {
     useFramework(pkgDir, 'fastify')
@@ -147,17 +175,28 @@ async function runSuite (pkgDir, files, target) {
 
 mkdirSync(work, { recursive: true })
 const rows = []
+/** @type {{ name: string, why: string }[]} */
+const unmeasured = []
 const details = {}
 for (const plugin of chosen) {
   process.stdout.write(`${plugin.name}@${plugin.version}: `)
-  const pkgDir = prepare(plugin)
-  const files = testFiles(pkgDir)
-  const onFastify = await runSuite(pkgDir, files, 'fastify')
-  const onHotpath = await runSuite(pkgDir, files, 'hotpath')
+  let pkgDir
+  try {
+    pkgDir = prepare(plugin)
+  } catch (err) {
+    console.log(`not measured: ${err.message.split('\n').slice(0, 3).join(' ')}`)
+    unmeasured.push({ name: plugin.name, why: `not measured this time: its install failed (${plugin.version})` })
+    continue
+  }
+  const files = testFiles(pkgDir, plugin)
+  const started = Date.now()
+  const onFastify = await runSuite(pkgDir, files, 'fastify', plugin)
+  const onHotpath = await runSuite(pkgDir, files, 'hotpath', plugin)
   const { total, passing, failing } = compare(onFastify, onHotpath)
-  console.log(`${passing}/${total} (${percent(passing, total)}), ${files.length} files`)
+  console.log(`${passing}/${total} (${percent(passing, total)}), ${files.length} files, ${Math.round((Date.now() - started) / 1000)} s`)
   rows.push({ name: plugin.name, version: plugin.version, passing, total })
   details[plugin.name] = { version: plugin.version, files, passing, total, failing }
+  writeFileSync(join(pkgDir, '..', 'results.json'), JSON.stringify({ node: process.version, date: new Date().toISOString(), ...details[plugin.name] }, null, 2))
 }
 
 const resultsFile = join(work, 'results.json')
@@ -168,7 +207,7 @@ console.log('\n' + table + `\n\nfailing tests and their errors: ${resultsFile}`)
 if (!args.dry && only === null) {
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim()
   const stamp = `Measured ${new Date().toISOString().slice(0, 10)} on Node ${process.versions.node}, hotpath at ${commit || 'an uncommitted tree'}, by \`npm run ecosystem\`.`
-  writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), `${table}\n\n${stamp}`))
+  writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), `${table}\n\n${stamp}\n\n${renderNotRun([...notRun, ...unmeasured])}`))
   console.log(`updated ${relative(root, page)}`)
 } else if (!args.dry) {
   console.log('(--only: the page is left as it is; it lists every plugin or none)')

@@ -52,6 +52,52 @@ export function leafResults (file, output) {
 }
 
 /**
+ * A TAP stream (a test file run by itself with tap: `node test/x.test.js`)
+ * as the reporter's lines, so that leafResults() reads it as it reads
+ * node:test's. A test is a point announced by a `# Subtest:` line at its
+ * depth; the other points are a test's assertions and are not counted, except
+ * that a failing one names the test's error. Skipped and todo points are
+ * marked so.
+ * @param {string} output
+ * @returns {string}
+ */
+export function tapLines (output) {
+  /** @type {string[]} */
+  const lines = []
+  /** @type {Map<number, string>} */
+  const announced = new Map()
+  let failure = ''
+  for (const raw of output.split('\n')) {
+    const indent = raw.length - raw.trimStart().length
+    const text = raw.trim()
+    const nesting = Math.floor(indent / 4)
+    const sub = /^# Subtest: (.*)$/.exec(text)
+    if (sub) {
+      announced.set(nesting, sub[1])
+      lines.push(JSON.stringify({ event: 'start', nesting, name: sub[1] }))
+      continue
+    }
+    const point = /^(not )?ok \d+(?: - (.*?))?(?: # (SKIP|TODO|time=)(.*))?$/i.exec(text)
+    if (point) {
+      const ok = point[1] === undefined
+      const name = (point[2] ?? '').trim()
+      const directive = (point[3] ?? '').toUpperCase()
+      if (announced.get(nesting) === name) {
+        announced.delete(nesting)
+        lines.push(JSON.stringify({ event: ok ? 'pass' : 'fail', nesting, name, skip: directive === 'SKIP', todo: directive === 'TODO', error: ok ? undefined : (failure || 'failed').slice(0, 300) }))
+        if (!ok) failure = ''
+      } else if (!ok && directive !== 'TODO' && failure === '') {
+        failure = name
+      }
+      continue
+    }
+    const detail = /^(found|wanted|message|code): (.*)$/.exec(text)
+    if (detail && failure !== '' && failure.length < 300) failure += `; ${detail[1]}: ${detail[2]}`
+  }
+  return lines.join('\n')
+}
+
+/**
  * The measure: of the tests that pass on Fastify, how many pass on hotpath,
  * and the failing ones with their errors.
  * @param {Map<string, TestResult>} onFastify
@@ -90,6 +136,37 @@ export function renderTable (rows) {
   }
   lines.push(`| **total** | | **${passing.toLocaleString('en-US')}/${total.toLocaleString('en-US')}** | **${percent(passing, total)}** |`)
   return lines.join('\n')
+}
+
+/**
+ * The list under the table: the official plugins that are not measured, and why.
+ * @param {{ name: string, why: string }[]} plugins
+ */
+export function renderNotRun (plugins) {
+  if (plugins.length === 0) return ''
+  const lines = ['Not run:', '']
+  for (const p of [...plugins].sort((a, b) => a.name.localeCompare(b.name))) lines.push(`- ${p.name}: ${p.why}`)
+  return lines.join('\n')
+}
+
+/**
+ * A shell-style pattern of test files (`*` within a folder, `**` across
+ * folders) as a regular expression matched against paths relative to the
+ * package.
+ * @param {string} glob
+ */
+export function globToRegExp (glob) {
+  let re = ''
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]
+    if (c === '*' && glob[i + 1] === '*') {
+      re += glob[i + 2] === '/' ? '(?:.*/)?' : '.*'
+      i += glob[i + 2] === '/' ? 2 : 1
+    } else if (c === '*') re += '[^/]*'
+    else if (c === '?') re += '[^/]'
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&')
+  }
+  return new RegExp(`^${re}$`)
 }
 
 export const START = '<!-- ecosystem:start -->'

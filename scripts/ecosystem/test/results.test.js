@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { leafResults, compare, renderTable, replaceSection, START, END } from '../results.js'
+import { leafResults, tapLines, compare, renderTable, renderNotRun, replaceSection, globToRegExp, START, END } from '../results.js'
 
 const reporter = fileURLToPath(new URL('../reporter.mjs', import.meta.url))
 
@@ -77,4 +77,59 @@ test('the table sums the plugins, and replaces only the text between the markers
   const page = `# Title\n\n${START}\nold table\n${END}\n\nAfter.\n`
   assert.equal(replaceSection(page, 'new table'), `# Title\n\n${START}\nnew table\n${END}\n\nAfter.\n`)
   assert.throws(() => replaceSection('# no markers', 'x'), /no <!-- ecosystem:start -->/)
+})
+
+test("a tap file's output: tests are the points a Subtest line announces, assertions are not counted", () => {
+  // as tap 16 prints it for a file run by itself
+  const output = [
+    'TAP version 13',
+    '# Subtest: parent',
+    '    # Subtest: child ok',
+    '        ok 1 - should be equal',
+    '        1..1',
+    '    ok 1 - child ok # time=5.479ms',
+    '    # Subtest: child bad',
+    '        not ok 1 - one is two',
+    '          ---',
+    '          found: 1',
+    '          wanted: 2',
+    '          ...',
+    '        1..1',
+    '    not ok 2 - child bad # time=15.195ms',
+    '    ok 3 - skipped # SKIP',
+    '    1..3',
+    'not ok 1 - parent # time=27.747ms',
+    '# Subtest: plain',
+    '    ok 1 - x',
+    '    1..1',
+    'ok 2 - plain # time=0.35ms',
+    '# Subtest: later',
+    '    ok 1 - x',
+    'ok 3 - later # TODO not yet',
+    'ok 4 - top-level assertion',
+    '1..4'
+  ].join('\n')
+  const results = leafResults('t.js', tapLines(output))
+  assert.deepEqual([...results.keys()], ['t.js > parent > child ok', 't.js > parent > child bad', 't.js > plain'])
+  assert.deepEqual(results.get('t.js > parent > child bad'), { ok: false, error: 'one is two; found: 1; wanted: 2' })
+})
+
+test('test file patterns, and the list of plugins not run', () => {
+  const files = ['test/commonjs/a.js', 'test/commonjs/x/a.js', 'test/issues/1/test.js', 'test/a.test.js', 'test/b/c/a.test.js']
+  assert.deepEqual(files.filter((f) => globToRegExp('test/commonjs/*.js').test(f)), ['test/commonjs/a.js'])
+  assert.deepEqual(files.filter((f) => globToRegExp('test/issues/*/test.js').test(f)), ['test/issues/1/test.js'])
+  assert.deepEqual(files.filter((f) => globToRegExp('test/**/*.test.js').test(f)), ['test/a.test.js', 'test/b/c/a.test.js'])
+  assert.equal(renderNotRun([{ name: '@fastify/b', why: 'y' }, { name: '@fastify/a', why: 'x' }]), 'Not run:\n\n- @fastify/a: x\n- @fastify/b: y')
+  assert.equal(renderNotRun([]), '')
+})
+
+test('the plugin list: each plugin once, run or not, with how it runs', async () => {
+  const { plugins, notRun } = await import('../plugins.js')
+  const names = [...plugins, ...notRun].map((p) => p.name)
+  assert.equal(new Set(names).size, names.length)
+  for (const p of plugins) {
+    assert.match(p.version, /^\d+\.\d+\.\d+$/, p.name)
+    assert.ok(p.runner === undefined || p.runner === 'node' || p.runner === 'tap', p.name)
+  }
+  for (const p of notRun) assert.ok(p.why.length > 0, p.name)
 })

@@ -250,6 +250,17 @@ export class Context {
 }
 
 /**
+ * The names of the fields hotpath's own requests and replies hold
+ * (`_incoming`, `_sent`, ...), which no decorator may take; read off bare
+ * instances, so that the list follows the classes. Other names starting
+ * with `_` are the application's, as in Fastify.
+ */
+export const OWN_FIELDS = {
+  requestDecorators: new Set(Object.keys(new Request(/** @type {any} */ ({ method: 'GET', url: '/' }), {}, /** @type {any} */ (null)))),
+  replyDecorators: new Set(Object.keys(new Reply(/** @type {any} */ (null), /** @type {any} */ (null), /** @type {any} */ ({ timesReply: false }))))
+}
+
+/**
  * A new context's not-found level: its parent's, the root its own.
  * @param {Context | null} parent
  * @param {Context} ctx

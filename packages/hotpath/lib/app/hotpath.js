@@ -2,6 +2,7 @@
 // parsers and plugins, and ready/listen/close. Everything here runs at
 // start-up; per-request work starts in ../routing/dispatch.js.
 import { Core } from './core.js'
+import { OWN_FIELDS } from './context.js'
 import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
@@ -142,10 +143,12 @@ export class Hotpath {
     // '' is a path only under a prefix (the prefix itself), as in Fastify
     if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
     const fullUrl = joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash)
-    // as Fastify hands them to onRoute: `path` the same as `url`, and
-    // `routePath` the path as declared, before the prefix
+    // as Fastify hands them to onRoute: `path` the same as `url`,
+    // `routePath` the path as declared, before the prefix, `logLevel` the
+    // route's or its plugin's ('' for none) and `attachValidation` false
+    // unless set
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: fullUrl, path: fullUrl, routePath: options.url, prefix }
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: fullUrl, path: fullUrl, routePath: options.url, prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
@@ -676,7 +679,8 @@ export class Hotpath {
    */
   _decorateObject (kind, reserved, name, value) {
     if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
-    if (typeof name === 'string' ? reserved.has(name) || name.startsWith('_') : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+    // (a built-in member, or one of hotpath's own fields)
+    if (typeof name === 'string' ? reserved.has(name) || OWN_FIELDS[kind].has(name) : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
     // a plugin may declare its own value for a parent's decorator, as in
     // Fastify; its routes see it, the parent's keep theirs
     if (this._ctx[kind].has(name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
@@ -785,6 +789,16 @@ export class Hotpath {
   }
 
   /**
+   * onClose(fn): fn runs when the app closes, as an onClose hook; Fastify's
+   * instance has it from its plugin loader (avvio), and its own
+   * addHook('onClose') goes through it. @fastify/reply-from uses it.
+   * @param {Function} fn
+   */
+  onClose (fn) {
+    return this.addHook('onClose', fn)
+  }
+
+  /**
    * The instance is awaitable until the app has loaded its plugins, as
    * Fastify's (avvio's thenify): `await app` (or `await app.register(…)`)
    * loads the plugins registered so far in this context and resolves to the
@@ -792,7 +806,7 @@ export class Hotpath {
    * instance, and an async function returning it, settle with it as it is;
    * so does the resolution with the instance here, which reads `then` once
    * more (the flag breaks that loop, as avvio's kThenifyDoNotWrap).
-   * @returns {((resolve: (app: this) => void, reject: (err: unknown) => void) => void) | undefined}
+   * @returns {((resolve: (app: this) => unknown, reject?: (err: unknown) => unknown) => Promise<unknown>) | undefined}
    */
   get then () {
     const core = this._core
@@ -801,17 +815,17 @@ export class Hotpath {
       core.resolvingInstance = false
       return undefined
     }
-    return (resolve, reject) => {
-      loadPlugins(core, this._ctx).then(() => {
-        // a plugin that failed, and nothing handled it: as after()
-        if (core.loadError !== null) {
-          reject(core.loadError)
-          return
-        }
-        core.resolvingInstance = true
-        resolve(this)
-      }, reject)
-    }
+    // called by `await`, or by code as `app.register(p).then(a, b)`: what
+    // it returns is a promise of a's (or b's) result, as avvio's is
+    return (resolve, reject) => loadPlugins(core, this._ctx).then(() => {
+      // a plugin that failed, and nothing handled it: as after()
+      if (core.loadError !== null) {
+        if (typeof reject !== 'function') throw core.loadError
+        return reject(core.loadError)
+      }
+      core.resolvingInstance = true
+      return resolve(this)
+    }, reject)
   }
 
   // --- lifecycle -------------------------------------------------------------

@@ -86,8 +86,10 @@ function onErrorHookFailed (reply, err) {
  * @param {unknown} error
  */
 function lastResort (reply, error) {
-  const status = statusOf(error)
   const app = reply.route.app
+  // Fastify's fallback answers with the reply's status as the failed
+  // answer left it (an onSend hook may have set it); hotpath's, the error's
+  const status = app.fastifyErrors && reply.statusCode >= 400 ? reply.statusCode : statusOf(error)
   if (status < 500 && error instanceof Error) writeClientError(reply, error, status)
   else if (app.fastifyErrors && app.exposeErrorMessages && error instanceof Error) writeServerError(reply, error, status)
   else writeError(reply, createError('HP_ERR_INTERNAL'), error)

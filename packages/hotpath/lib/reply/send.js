@@ -66,7 +66,8 @@ export function sendPayload (reply, payload) {
         return
       }
     }
-    if (reply.route.app.fastifyReplies) addJsonCharset(reply)
+    // (not to what reply.serializer() made: Fastify leaves its type as set)
+    else if (reply.route.app.fastifyReplies) addJsonCharset(reply)
   }
   onSend(reply, payload)
 }
@@ -125,8 +126,9 @@ function serialize (reply, payload) {
         ? reply._serializer(payload)
         : route.replySerializer !== null ? route.replySerializer(payload, reply.statusCode) : serializeFor(route, reply.statusCode, payload, reply._contentType)
     // replyFormat 'fastify': what reply.serializer() returns is the body,
-    // whatever it is; the writer refuses what is not one (after the try)
-    if (typeof body !== 'string' && reply._serializer !== null && !reply._erroring && route.app.fastifyReplies) custom = true
+    // whatever it is (the writer refuses what is not one), and its type the
+    // one the app set: no charset added, as Fastify leaves it
+    if (reply._serializer !== null && !reply._erroring && route.app.fastifyReplies) custom = true
     // JSON.stringify returns undefined for a symbol, a function or a
     // toJSON() that returns nothing: a programming error, not an empty 200
     // (Fastify sends it empty, as JSON).

@@ -63,7 +63,10 @@ export function writeReply (reply, payload) {
       writeStreamed(reply, payload, kind)
       return
   }
-  // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content.
+  // RFC 9110 §6.4.1: 1xx, 204 and 304 responses have no content. A 304
+  // under replyFormat 'fastify' still says its payload's length, as
+  // Fastify's does (@fastify/etag's 304 from an onSend hook: 0)
+  const notModified = status === 304 && kind !== KIND_EMPTY && body !== null && reply.route.app.fastifyReplies ? (typeof body === 'string' ? Buffer.byteLength(body) : body.length) : -1
   if (status === 204 || status === 304 || status < 200) body = null
   // Trailers (RFC 9112 §7.1.2) need the chunked coding: the body goes as a
   // stream of one chunk, the trailers after it.
@@ -87,6 +90,7 @@ export function writeReply (reply, payload) {
   } else {
     if (body !== null) length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
     headers = buildHeaders(reply, type, body, length)
+    if (notModified >= 0) headers['content-length'] = notModified
   }
   markDone(reply)
   try {

@@ -195,7 +195,7 @@ export class Route {
     // Fastify's `logLevel`, on the route or on the register() of a plugin
     // above it: the route's requests (and hotpath's lines about them) log at
     // that level, 'silent' for none (a health check polled every second).
-    const logLevel = opts.logLevel ?? ctx.findLogLevel()
+    const logLevel = opts.logLevel || ctx.findLogLevel()
     // and its `logSerializers`, merged over its plugins' (Fastify's)
     const own = opts.logSerializers === undefined ? null : checkLogSerializers(opts.logSerializers)
     const inherited = ctx.findLogSerializers()
