@@ -22,7 +22,7 @@
 import { spawn, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { choosePinning, rotation } from './run.js'
 import { captureEnv } from './env.js'
 import { spread } from './stats.js'
@@ -34,6 +34,7 @@ import { getScenario } from '../scenarios/index.js'
 import { targets, targetGroups } from '../targets/index.js'
 import { csvField } from '../report/csv.js'
 import { renderRows } from '../report/table.js'
+import { hotpathEntryUrl } from './hotpath-entry.js'
 
 const CLIENT = fileURLToPath(new URL('./idle-client.js', import.meta.url))
 const PROBE = fileURLToPath(new URL('./idle-probe.js', import.meta.url))
@@ -294,8 +295,7 @@ export async function runIdle (opts, { log }) {
   const list = [...idleTargets]
   const ids = [...opts.targets]
   if (opts.baselineHotpath !== null) {
-    const pkg = JSON.parse(fs.readFileSync(path.join(opts.baselineHotpath, 'package.json'), 'utf8'))
-    const entry = pathToFileURL(path.resolve(opts.baselineHotpath, pkg.main ?? 'lib/index.js')).href
+    const entry = hotpathEntryUrl(opts.baselineHotpath)
     const wire = /** @type {typeof idleTargets[number]} */ (idleTargets.find((t) => t.id === 'hotpath-wire'))
     list.push({ ...wire, id: 'hotpath-wire-baseline', label: `hotpath (wire) from ${opts.baselineHotpath}`, env: { ...wire.env, LAB_HOTPATH_ENTRY: entry } })
     const at = ids.indexOf('hotpath-wire')

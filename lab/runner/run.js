@@ -12,9 +12,8 @@ import { captureEnv } from './env.js'
 import { allowedCpus } from './proc.js'
 import { summarize } from './stats.js'
 import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { hotpathEntryUrl } from './hotpath-entry.js'
 
 /** Decides the CPUs of server and loader, and says why. */
 export function choosePinning (pin, { hasTaskset = tasksetExists(), cpus = allowedCpus() } = {}) {
@@ -251,8 +250,7 @@ function settle () {
  */
 export function withBaselines (list, dir) {
   if (!dir) return list
-  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
-  const entry = pathToFileURL(path.resolve(dir, pkg.main ?? 'lib/index.js')).href
+  const entry = hotpathEntryUrl(dir)
   return list.flatMap((t) => isHotpathTarget(t.id) ? [t, baselineTwin(t, entry)] : [t])
 }
 

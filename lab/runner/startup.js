@@ -8,13 +8,14 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import fs from 'node:fs'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { choosePinning, rotation } from './run.js'
 import { captureEnv } from './env.js'
 import { spread } from './stats.js'
 import { baseName } from './output.js'
 import { csvField } from '../report/csv.js'
 import { renderRows } from '../report/table.js'
+import { hotpathEntryUrl } from './hotpath-entry.js'
 
 const APP = fileURLToPath(new URL('../targets/startup.js', import.meta.url))
 
@@ -82,8 +83,7 @@ export async function runStartup (opts, { log }) {
   /** @type {string | undefined} */
   let hotpathEntry
   if (opts.baselineHotpath !== null) {
-    const pkg = JSON.parse(fs.readFileSync(path.join(opts.baselineHotpath, 'package.json'), 'utf8'))
-    hotpathEntry = pathToFileURL(path.resolve(opts.baselineHotpath, pkg.main ?? 'lib/index.js')).href
+    hotpathEntry = hotpathEntryUrl(opts.baselineHotpath)
     ids.splice(ids.indexOf('hotpath') + 1, 0, 'hotpath-baseline')
   }
   const results = {
