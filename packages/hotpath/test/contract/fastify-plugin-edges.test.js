@@ -11,6 +11,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import hotpathFastify from '../../lib/fastify.js'
+import { besideFastify } from '../helpers/beside-fastify.js'
 
 const require = createRequire(import.meta.url)
 const Fastify = require('fastify')
@@ -77,12 +78,8 @@ test('an onSend hook that sets an error status and throws on every answer: the l
       c.get('/after-error', (/** @type {any} */ req, /** @type {any} */ reply) => { reply.send(new Error('kaboom')) })
     })
   }
-  const [fastify, app] = both()
-  build(fastify)
-  build(app)
-  for (const url of ['/every', '/after-error']) {
-    const [f, h] = await Promise.all([fastify.inject(url), app.inject(url)])
-    assert.equal(h.statusCode, f.statusCode, url)
-    assert.deepEqual(h.json(), f.json(), url)
+  for (const { what, fastify, hotpath } of await besideFastify(build, ['/every', '/after-error'])) {
+    assert.equal(hotpath.statusCode, fastify.statusCode, what)
+    assert.deepEqual(JSON.parse(hotpath.body), JSON.parse(fastify.body), what)
   }
 })

@@ -1,16 +1,12 @@
 // A 304 answered with a payload (an onSend hook that turns the answer into
 // a 304, as @fastify/etag's does, or reply.code(304).send(x)): under
 // replyFormat 'fastify' its head says the payload's length, as Fastify's
-// does, and carries no body; compared with Fastify's inject(), then on
+// does, and carries no body; compared with Fastify's through inject() and over a socket, then on
 // every engine, where the connection goes on after it.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-import hotpathFastify from '../../lib/fastify.js'
+import { besideFastify } from '../helpers/beside-fastify.js'
 import { MODES, setup } from '../helpers/engines.js'
-
-const require = createRequire(import.meta.url)
-const Fastify = require('fastify')
 
 /** @param {any} app */
 function build (app) {
@@ -30,18 +26,12 @@ function build (app) {
 
 const PATHS = ['/empty-string', '/string', '/nothing', '/object', '/on-send']
 
-test("a 304's Content-Length is Fastify's (inject)", async () => {
-  const fastify = Fastify()
-  build(fastify)
-  const app = hotpathFastify()
-  build(app)
-  for (const url of PATHS) {
-    const [f, h] = await Promise.all([fastify.inject(url), app.inject(url)])
-    assert.equal(h.statusCode, f.statusCode, url)
-    assert.equal(h.headers['content-length'], f.headers['content-length'], url)
-    assert.equal(h.body, '', url)
+test("a 304's Content-Length is Fastify's (inject, and over a socket on wire and node)", async () => {
+  for (const { what, fastify, hotpath } of await besideFastify(build, PATHS)) {
+    assert.equal(hotpath.statusCode, fastify.statusCode, what)
+    assert.equal(hotpath.headers['content-length'], fastify.headers['content-length'], what)
+    assert.equal(hotpath.body, '', what)
   }
-  await Promise.all([fastify.close(), app.close()])
 })
 
 for (const mode of MODES) {

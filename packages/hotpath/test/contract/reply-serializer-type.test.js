@@ -1,14 +1,10 @@
 // reply.serializer() under hotpath/fastify: what the serializer returns goes
 // out with the type the app set, as Fastify sends it (no charset added to a
 // JSON type, which a payload JSON.stringify made gets); compared with
-// Fastify's answers through inject().
+// Fastify's answers through inject() and over a socket on wire and node.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-import hotpathFastify from '../../lib/fastify.js'
-
-const require = createRequire(import.meta.url)
-const Fastify = require('fastify')
+import { besideFastify } from '../helpers/beside-fastify.js'
 
 /** @param {any} app */
 function build (app) {
@@ -24,15 +20,9 @@ function build (app) {
 const PATHS = ['/json-object', '/json-string', '/vendor-json', '/with-charset', '/no-serializer', '/no-serializer-string']
 
 test("reply.serializer()'s body keeps the type the app set, as on Fastify", async () => {
-  const fastify = Fastify()
-  build(fastify)
-  const app = hotpathFastify()
-  build(app)
-  for (const url of PATHS) {
-    const [f, h] = await Promise.all([fastify.inject(url), app.inject(url)])
-    assert.equal(h.statusCode, f.statusCode, url)
-    assert.equal(h.headers['content-type'], f.headers['content-type'], url)
-    assert.equal(h.body, f.body, url)
+  for (const { what, fastify, hotpath } of await besideFastify(build, PATHS)) {
+    assert.equal(hotpath.statusCode, fastify.statusCode, what)
+    assert.equal(hotpath.headers['content-type'], fastify.headers['content-type'], what)
+    assert.equal(hotpath.body, fastify.body, what)
   }
-  await Promise.all([fastify.close(), app.close()])
 })

@@ -1,15 +1,11 @@
 // An async handler that sends before it returns, with an async onSend hook
 // on the route: the send waits on the hook while the handler's promise
 // settles, and the answer still goes out, as on Fastify (the same routes
-// beside Fastify's inject, then on every engine).
+// beside Fastify's, through inject() and over a socket, then on every engine).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-import hotpathFastify from '../../lib/fastify.js'
+import { besideFastify } from '../helpers/beside-fastify.js'
 import { MODES, setup } from '../helpers/engines.js'
-
-const require = createRequire(import.meta.url)
-const Fastify = require('fastify')
 
 /** @param {any} app */
 function build (app) {
@@ -28,17 +24,12 @@ function build (app) {
 
 const PATHS = ['/returns-send', '/returns-reply', '/then-awaits']
 
-test('the answers are Fastify\'s (inject)', async () => {
-  const fastify = Fastify()
-  build(fastify)
-  const app = hotpathFastify()
-  build(app)
-  for (const url of PATHS) {
-    const [f, h] = await Promise.all([fastify.inject(url), app.inject(url)])
-    assert.equal(h.statusCode, f.statusCode, url)
-    assert.equal(h.body, f.body, url)
+test('the answers are Fastify\'s (inject, and over a socket on wire and node)', async () => {
+  for (const { what, fastify, hotpath } of await besideFastify(build, PATHS)) {
+    assert.equal(hotpath.statusCode, 200, what)
+    assert.equal(hotpath.statusCode, fastify.statusCode, what)
+    assert.equal(hotpath.body, fastify.body, what)
   }
-  await Promise.all([fastify.close(), app.close()])
 })
 
 for (const mode of MODES) {
