@@ -40,6 +40,7 @@ export function foreignResponse (res) {
   r.endListener = null
   r.endArg = null
   r.compatUsed = false
+  r.routedByApp = false
   return /** @type {any} */ (r)
 }
 

@@ -95,6 +95,8 @@ export function defineH2Response (http2) {
       this.engineState = null
       /** @type {((arg: any, error: Error | null) => void) | null} */
       this.endListener = null
+      /** the app's 'request' listener took this response (../server-emit.js): a second call leaves it alone */
+      this.routedByApp = false
       /** @type {any} */
       this.endArg = null
       /** @type {AsyncResource | null} the context the answer was written in (keepEndContext) */

@@ -24,6 +24,8 @@ export class H2StreamResponse {
     this.engineState = null
     /** @type {((arg: any, error: Error | null) => void) | null} */
     this.endListener = null
+    /** the app's 'request' listener took this response (../server-emit.js): a second call leaves it alone */
+    this.routedByApp = false
     /** @type {any} */
     this.endArg = null
     /** @type {import('./compat-response.js').H2Response | null} */

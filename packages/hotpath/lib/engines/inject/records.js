@@ -191,6 +191,8 @@ export class InjectResponse {
     this.compatRes = null
     /** @type {((arg: any, err: Error | null) => void) | null} */
     this.endListener = null
+    /** the app's 'request' listener took this response (../server-emit.js): a second call leaves it alone */
+    this.routedByApp = false
     /** @type {any} */
     this.endArg = null
     /** the reply is on its way through a middleware's writeHead/write/end */

@@ -23,6 +23,8 @@ export class NodeResponse extends http.ServerResponse {
     this.engineState = null
     /** @type {((arg: any, error: Error | null) => void) | null} */
     this.endListener = null
+    /** the app's 'request' listener took this response (../server-emit.js): a second call leaves it alone */
+    this.routedByApp = false
     /** @type {any} */
     this.endArg = null
     /** connect middleware has the object: headers it set are written too */

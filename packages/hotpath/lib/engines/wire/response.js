@@ -29,6 +29,8 @@ export class WireResponse {
     this.lastAllowed = false
     /** @type {((arg: any, err: Error | null) => void) | null} told once when the response ends (onEnd) */
     this.endListener = null
+    /** the app's 'request' listener took this response (../server-emit.js): a second call leaves it alone */
+    this.routedByApp = false
     /** @type {any} */
     this.endArg = null
     /** headers set through the compatibility object (setHeader) */
