@@ -24,6 +24,8 @@ import { leafResults, tapLines, compare, renderTable, renderNotRun, replaceSecti
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = join(here, '..', '..')
 const hotpathFastify = join(root, 'packages', 'hotpath', 'lib', 'fastify.js')
+const hotpathSymbols = join(root, 'packages', 'hotpath', 'lib', 'fastify-internals', 'symbols.js')
+const hotpathReply = join(root, 'packages', 'hotpath', 'lib', 'fastify-internals', 'reply.js')
 const reporter = join(here, 'reporter.mjs')
 const page = join(root, 'docs', 'ecosystem.md')
 const work = join(tmpdir(), 'hotpath-ecosystem')
@@ -119,14 +121,16 @@ function useFramework (pkgDir, target) {
     'module.exports.default = fastify',
     ''
   ].join('\n'))
-  // `fastify/lib/*` (its internal symbols and errors) forward to Fastify's own
-  // files, so that a test file importing them loads at all; a test that
-  // depends on those internals being the app's still fails.
+  // `fastify/lib/symbols` and `fastify/lib/reply` are hotpath's (as the
+  // hotpath-fastify package gives them); the other `fastify/lib/*` files
+  // forward to Fastify's own, so that a test file importing them loads at
+  // all; a test that depends on those internals being the app's still fails.
+  const ours = { 'symbols.js': hotpathSymbols, 'reply.js': hotpathReply }
   const forward = (from, to) => {
     mkdirSync(from, { recursive: true })
     for (const e of readdirSync(to, { withFileTypes: true })) {
       if (e.isDirectory()) forward(join(from, e.name), join(to, e.name))
-      else if (e.name.endsWith('.js')) writeFileSync(join(from, e.name), `module.exports = require(${JSON.stringify(join(to, e.name))})\n`)
+      else if (e.name.endsWith('.js')) writeFileSync(join(from, e.name), `module.exports = require(${JSON.stringify(from === join(real, 'lib') && ours[e.name] ? ours[e.name] : join(to, e.name))})\n`)
     }
   }
   if (existsSync(join(aside, 'lib'))) forward(join(real, 'lib'), join(aside, 'lib'))

@@ -8,6 +8,7 @@ import { proxyAddress, proxyAddresses } from './proxy.js'
 import { NOOP_LOGGER } from '../logger.js'
 import { mediaType } from './parsers/content-type.js'
 import { compiledValidator } from '../routing/schema.js'
+import { kRouteContext } from '../fastify-internals/symbols.js'
 
 export class Request {
   /**
@@ -210,6 +211,15 @@ export class Request {
    */
   get routeOptions () {
     return this.route.requestOptions
+  }
+
+  /**
+   * Fastify's route context (request[kRouteContext], its symbol from
+   * hotpath/fastify/lib/symbols): the route's record, whose hook arrays
+   * (null when empty), handler and config are Fastify's context's.
+   */
+  get [kRouteContext] () {
+    return this.route
   }
 
   /** No route matched: the request is the not-found handler's (Fastify's request.is404). */

@@ -10,6 +10,7 @@ import { getSerializationFunction, compileSerializationSchema, serializeInput } 
 import { mediaType } from '../lifecycle/parsers/content-type.js'
 import { FORBIDDEN_TRAILERS } from './trailers.js'
 import { lowerCaseName } from './header-name.js'
+import { kRouteContext } from '../fastify-internals/symbols.js'
 
 export class Reply {
   /**
@@ -341,6 +342,11 @@ export class Reply {
       if (!this._raw.headersSent) this._raw.statusCode = this.statusCode
     }
     return this._raw
+  }
+
+  /** Fastify's reply[kRouteContext]: the route's record, as request[kRouteContext]. */
+  get [kRouteContext] () {
+    return this.route
   }
 
   /**

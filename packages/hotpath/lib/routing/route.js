@@ -120,6 +120,11 @@ export class Route {
     this.childLoggerOptions = {}
   }
 
+  /** The route's config as requests see it (Fastify's context.config, read through request[kRouteContext]). */
+  get config () {
+    return this.requestOptions.config
+  }
+
   /**
    * A request's logger made by the application's childLoggerFactory, as
    * Fastify calls it: (logger, bindings, options, raw) with the instance
