@@ -1,0 +1,27 @@
+// What `fastify` and its paths resolve to when hotpath takes Fastify's place
+// in a process (./register.js): the specifier as a program writes it → the
+// file of hotpath's that answers it. Only these are taken over; any other
+// `fastify/…` path (package.json, lib/errors…) still resolves to Fastify's
+// own file where Fastify is installed, as it would without hotpath.
+import { fileURLToPath } from 'node:url'
+
+const entry = new URL('./entry.js', import.meta.url)
+const reply = new URL('../fastify-internals/reply.js', import.meta.url)
+const symbols = new URL('../fastify-internals/symbols.js', import.meta.url)
+
+/** specifier → file URL */
+export const TARGETS = new Map([
+  ['fastify', entry],
+  ['fastify/fastify', entry],
+  ['fastify/fastify.js', entry],
+  ['fastify/lib/reply', reply],
+  ['fastify/lib/reply.js', reply],
+  ['fastify/lib/symbols', symbols],
+  ['fastify/lib/symbols.js', symbols]
+].map(([specifier, url]) => [specifier, url.href]))
+
+/** @param {string} specifier @returns {string | undefined} the file path that answers it */
+export function targetPath (specifier) {
+  const url = TARGETS.get(specifier)
+  return url === undefined ? undefined : fileURLToPath(url)
+}
