@@ -5,9 +5,9 @@
 // own file where Fastify is installed, as it would without hotpath.
 import { fileURLToPath } from 'node:url'
 
-const entry = new URL('./entry.js', import.meta.url)
-const reply = new URL('../fastify-internals/reply.js', import.meta.url)
-const symbols = new URL('../fastify-internals/symbols.js', import.meta.url)
+const entry = new URL('./entry.js', import.meta.url).href
+const reply = new URL('../fastify-internals/reply.js', import.meta.url).href
+const symbols = new URL('../fastify-internals/symbols.js', import.meta.url).href
 
 /** specifier → file URL */
 export const TARGETS = new Map([
@@ -18,7 +18,7 @@ export const TARGETS = new Map([
   ['fastify/lib/reply.js', reply],
   ['fastify/lib/symbols', symbols],
   ['fastify/lib/symbols.js', symbols]
-].map(([specifier, url]) => [specifier, url.href]))
+])
 
 /** @param {string} specifier @returns {string | undefined} the file path that answers it */
 export function targetPath (specifier) {

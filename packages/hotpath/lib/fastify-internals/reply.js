@@ -18,136 +18,142 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 const OCTET_TYPE = 'application/octet-stream'
 
-/**
- * @param {any} res       Node's ServerResponse (or one of hotpath's)
- * @param {any} request   the request it answers; request[kRouteContext] may hold onSend hooks
- * @param {any} [log]
- */
-export function Reply (res, request, log) {
-  this.raw = res
-  this.request = request
-  this.log = log
-  /** @type {Record<string, any>} lower-case name → value, written with the head */
-  this._headers = {}
-  this._hijacked = false
-}
-
-Object.defineProperties(Reply.prototype, {
-  statusCode: {
-    get () { return this.raw.statusCode },
-    set (code) { this.code(code) }
-  },
-  sent: {
-    get () { return this._hijacked || this.raw.writableEnded === true }
-  },
-  [kRouteContext]: {
-    get () { return this.request?.[kRouteContext] }
+export class Reply {
+  /**
+   * @param {any} res       Node's ServerResponse (or one of hotpath's)
+   * @param {any} request   the request it answers; request[kRouteContext] may hold onSend hooks
+   * @param {any} [log]
+   */
+  constructor (res, request, log) {
+    this.raw = res
+    this.request = request
+    this.log = log
+    /** @type {Record<string, any>} lower-case name → value, written with the head */
+    this._headers = {}
+    this._hijacked = false
   }
-})
 
-/** @param {number} code */
-Reply.prototype.code = function (code) {
-  const status = Number(code)
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw createFastifyError('HP_ERR_BAD_STATUS_CODE', String(code))
-  this.raw.statusCode = status
-  return this
-}
-Reply.prototype.status = Reply.prototype.code
-
-/** @param {string} name @param {any} value */
-Reply.prototype.header = function (name, value = '') {
-  const key = lowerCaseName(name)
-  const had = this._headers[key]
-  if (key === 'set-cookie' && had !== undefined) {
-    this._headers[key] = [].concat(had, value)
-  } else {
-    this._headers[key] = value
+  get statusCode () {
+    return this.raw.statusCode
   }
-  return this
-}
 
-/** @param {Record<string, any>} headers */
-Reply.prototype.headers = function (headers) {
-  for (const name of Object.keys(headers)) this.header(name, headers[name])
-  return this
-}
+  set statusCode (code) {
+    this.code(code)
+  }
 
-/** @param {string} name */
-Reply.prototype.getHeader = function (name) {
-  const key = lowerCaseName(name)
-  const value = this._headers[key]
-  return value !== undefined ? value : this.raw.getHeader(key)
-}
+  /** true once the answer was written, or the reply hijacked (Fastify's) */
+  get sent () {
+    return this._hijacked || this.raw.writableEnded === true
+  }
 
-Reply.prototype.getHeaders = function () {
-  return { ...this.raw.getHeaders(), ...this._headers }
-}
+  get [kRouteContext] () {
+    return this.request?.[kRouteContext]
+  }
 
-/** @param {string} name */
-Reply.prototype.hasHeader = function (name) {
-  const key = lowerCaseName(name)
-  return this._headers[key] !== undefined || this.raw.hasHeader(key)
-}
-
-/** @param {string} name */
-Reply.prototype.removeHeader = function (name) {
-  delete this._headers[lowerCaseName(name)]
-  return this
-}
-
-/** @param {string} type */
-Reply.prototype.type = function (type) {
-  this._headers['content-type'] = type
-  return this
-}
-
-/** @param {string} url @param {number} [code] */
-Reply.prototype.redirect = function (url, code) {
-  this.header('location', url)
-  this.code(code ?? (this.raw.statusCode !== 200 ? this.raw.statusCode : 302))
-  return this.send()
-}
-
-Reply.prototype.hijack = function () {
-  this._hijacked = true
-  return this
-}
-
-/** @param {any} payload */
-Reply.prototype.serialize = function (payload) {
-  return JSON.stringify(payload)
-}
-
-/** @param {any} payload */
-Reply.prototype.send = function (payload) {
-  if (this.sent) {
-    this.log?.warn?.({ err: createFastifyError('HP_ERR_REP_ALREADY_SENT', this.request?.url, this.request?.method) })
+  /** @param {number | string} code */
+  code (code) {
+    const status = Number(code)
+    if (!Number.isInteger(status) || status < 100 || status > 599) throw createFastifyError('HP_ERR_BAD_STATUS_CODE', String(code))
+    this.raw.statusCode = status
     return this
   }
-  if (payload instanceof Error) return sendError(this, payload)
-  if (payload === undefined) return onSend(this, payload)
-  const type = this.getHeader('content-type')
-  if (payload !== null) {
-    if (typeof payload.pipe === 'function' || typeof payload.getReader === 'function' ||
-      Object.prototype.toString.call(payload) === '[object Response]') return onSend(this, payload)
-    if (ArrayBuffer.isView(payload)) {
-      if (type === undefined) this._headers['content-type'] = OCTET_TYPE
-      return onSend(this, Buffer.isBuffer(payload) ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+
+  /** @param {number | string} code */
+  status (code) {
+    return this.code(code)
+  }
+
+  /** @param {string} name @param {any} [value] */
+  header (name, value = '') {
+    const key = lowerCaseName(name)
+    const had = this._headers[key]
+    this._headers[key] = key === 'set-cookie' && had !== undefined ? [].concat(had, value) : value
+    return this
+  }
+
+  /** @param {Record<string, any>} headers */
+  headers (headers) {
+    for (const name of Object.keys(headers)) this.header(name, headers[name])
+    return this
+  }
+
+  /** @param {string} name */
+  getHeader (name) {
+    const key = lowerCaseName(name)
+    const value = this._headers[key]
+    return value !== undefined ? value : this.raw.getHeader(key)
+  }
+
+  getHeaders () {
+    return { ...this.raw.getHeaders(), ...this._headers }
+  }
+
+  /** @param {string} name */
+  hasHeader (name) {
+    const key = lowerCaseName(name)
+    return this._headers[key] !== undefined || this.raw.hasHeader(key)
+  }
+
+  /** @param {string} name */
+  removeHeader (name) {
+    delete this._headers[lowerCaseName(name)]
+    return this
+  }
+
+  /** @param {string} type */
+  type (type) {
+    this._headers['content-type'] = type
+    return this
+  }
+
+  /** @param {string} url @param {number} [code] */
+  redirect (url, code) {
+    this.header('location', url)
+    this.code(code ?? (this.raw.statusCode !== 200 ? this.raw.statusCode : 302))
+    return this.send()
+  }
+
+  hijack () {
+    this._hijacked = true
+    return this
+  }
+
+  /** @param {any} payload */
+  serialize (payload) {
+    return JSON.stringify(payload)
+  }
+
+  /** @param {any} [payload] */
+  send (payload) {
+    if (this.sent) {
+      this.log?.warn?.({ err: createFastifyError('HP_ERR_REP_ALREADY_SENT', this.request?.url, this.request?.method) })
+      return this
     }
-    if (type === undefined && typeof payload === 'string') {
-      this._headers['content-type'] = TEXT_TYPE
+    if (payload instanceof Error) return sendError(this, payload)
+    if (payload === undefined) return onSend(this, payload)
+    const type = this.getHeader('content-type')
+    if (payload !== null) {
+      if (typeof payload.pipe === 'function' || typeof payload.getReader === 'function' ||
+        Object.prototype.toString.call(payload) === '[object Response]') return onSend(this, payload)
+      if (ArrayBuffer.isView(payload)) {
+        if (type === undefined) this._headers['content-type'] = OCTET_TYPE
+        return onSend(this, Buffer.isBuffer(payload) ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+      }
+      if (type === undefined && typeof payload === 'string') {
+        this._headers['content-type'] = TEXT_TYPE
+        return onSend(this, payload)
+      }
+    }
+    if (type === undefined) {
+      this._headers['content-type'] = JSON_TYPE
+    } else if (String(type).includes('json')) {
+      // a JSON type without a charset gets utf-8's, as Fastify's does
+      if (!/;\s*charset\s*=/i.test(String(type))) this._headers['content-type'] = `${String(type).replace(/;\s*$/, '')}; charset=utf-8`
+    } else {
       return onSend(this, payload)
     }
+    return onSend(this, typeof payload === 'string' ? payload : this.serialize(payload))
   }
-  if (type === undefined) {
-    this._headers['content-type'] = JSON_TYPE
-  } else if (String(type).includes('json')) {
-    // a JSON type without a charset gets utf-8's, as Fastify's does
-    if (!/;\s*charset\s*=/i.test(String(type))) this._headers['content-type'] = `${String(type).replace(/;\s*$/, '')}; charset=utf-8`
-  } else {
-    return onSend(this, payload)
-  }
-  return onSend(this, typeof payload === 'string' ? payload : this.serialize(payload))
 }
 
 /**
@@ -161,6 +167,7 @@ function sendError (reply, err) {
   const code = Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500
   reply.raw.statusCode = code
   reply._headers['content-type'] = JSON_TYPE
+  /** @type {Record<string, unknown>} */
   const body = { statusCode: code }
   if (typeof err.code === 'string') body.code = err.code
   body.error = ERROR_NAMES[code] ?? 'Error'
@@ -186,16 +193,16 @@ function onSend (reply, payload) {
     return reply
   }
   let index = 0
-  const next = (/** @type {any} */ err, /** @type {any} */ value) => {
+  const next = (/** @type {any} */ err, /** @type {any} */ value = undefined) => {
     if (err) return sendError(reply, err)
     if (value !== undefined) payload = value
     if (index === hooks.length) return write(reply, payload)
     const hook = hooks[index++]
     let settled = false
-    const done = (/** @type {any} */ e, /** @type {any} */ v) => { if (!settled) { settled = true; next(e, v) } }
+    const done = (/** @type {any} */ e, /** @type {any} */ v = undefined) => { if (!settled) { settled = true; next(e, v) } }
     try {
       const result = hook.call(reply.request?.server, reply.request, reply, payload, done)
-      if (result && typeof result.then === 'function') result.then((v) => done(null, v), done)
+      if (result && typeof result.then === 'function') result.then((/** @type {any} */ v) => done(null, v), done)
     } catch (e) {
       done(e)
     }
