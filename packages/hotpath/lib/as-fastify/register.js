@@ -12,9 +12,11 @@
 //
 // require() is taken over through Module._resolveFilename, which every
 // Node line from 20.19 calls for each require(); import through the module
-// loader's resolve hook (module.register).
+// loader's resolve hook (module.register); Jest's own resolver through its
+// moduleNameMapper step (./jest.js).
 import Module from 'node:module'
 import { TARGETS, targetPath } from './targets.js'
+import './jest.js'
 
 const CommonJS = /** @type {any} */ (Module)
 const resolveFilename = CommonJS._resolveFilename
