@@ -14,21 +14,31 @@ export interface AppOptions {
   // the function that makes the Fastify instance: hotpath/fastify's by
   // default (the tests pass Fastify's own, to compare)
   factory?: (options: object) => FastifyInstance
+  // the adapter makes the instance itself, with require('fastify'): Fastify,
+  // or hotpath/fastify where hotpath is in Fastify's place (hotpath-fastify
+  // installed as `fastify`, or a process run by `hotpath check`)
+  adapterMakesInstance?: boolean
 }
 
 export async function createApp (options: AppOptions = {}): Promise<NestFastifyApplication> {
-  const { engine, versioning = 'uri', factory } = options
+  const { engine, versioning = 'uri', factory, adapterMakesInstance = false } = options
   // `engine` is hotpath's option, which Fastify's declarations do not list
   const fastifyOptions: object = engine === undefined ? {} : { engine, http2: engine === 'h2' }
-  const instance = factory !== undefined
-    ? factory(engine === 'h2' ? { http2: true } : {})
-    : Fastify(fastifyOptions)
-  const adapter = new FastifyAdapter(instance)
-  // Given an instance, the adapter leaves its router as it is, with
-  // find-my-way's own `version` constraint (semver ranges in Accept-Version):
-  // Nest's, which reads the version where enableVersioning() says, takes its
-  // place before any route is declared.
-  adapter.getInstance().addConstraintStrategy((adapter as unknown as { versionConstraint: never }).versionConstraint)
+  let adapter: FastifyAdapter
+  if (adapterMakesInstance) {
+    // the adapter puts Nest's version constraint on the router it makes
+    adapter = new FastifyAdapter()
+  } else {
+    const instance = factory !== undefined
+      ? factory(engine === 'h2' ? { http2: true } : {})
+      : Fastify(fastifyOptions)
+    adapter = new FastifyAdapter(instance)
+    // Given an instance, the adapter leaves its router as it is, with
+    // find-my-way's own `version` constraint (semver ranges in Accept-Version):
+    // Nest's, which reads the version where enableVersioning() says, takes its
+    // place before any route is declared.
+    adapter.getInstance().addConstraintStrategy((adapter as unknown as { versionConstraint: never }).versionConstraint)
+  }
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { rawBody: true, logger: process.env.NEST_LOG ? ['error', 'warn'] : false })
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }))
   app.enableVersioning(versioning === 'header'

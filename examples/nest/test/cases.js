@@ -2,7 +2,13 @@
 // The requests the tests send to the application, each with the status it
 // must answer; every answer is also compared with the same application on
 // Fastify.
+const assert = require('node:assert/strict')
+const { createHash } = require('node:crypto')
+const { readFileSync } = require('node:fs')
+const { join } = require('node:path')
+
 const json = 'application/json'
+const FILE = readFileSync(join(__dirname, '..', 'files', 'hello.txt'), 'utf8')
 
 /** @type {{ name: string, method: string, url: string, headers?: Record<string, string>, body?: string, status: number, injectStatus?: number }[]} */
 const CASES = [
@@ -51,4 +57,52 @@ const HEADER_CASES = [
   { name: 'a version in the path is a path', method: 'GET', url: '/v1/greetings', headers: { 'x-api-version': '1' }, status: 404 }
 ]
 
-module.exports = { CASES, HEADER_CASES }
+// What each feature answers, beyond its status
+const CHECKS = {
+  'a list': (a) => assert.deepEqual(JSON.parse(a.body).map((cat) => cat.name), ['Tom', 'Felix']),
+  'a query, transformed and validated': (a) => assert.equal(JSON.parse(a.body).length, 1),
+  'a query the ValidationPipe refuses': (a) => assert.deepEqual(JSON.parse(a.body).message, ['limit must not be less than 1']),
+  'a body the ValidationPipe refuses': (a) => assert.equal(JSON.parse(a.body).message[0], 'property extra should not exist'),
+  'a body the ValidationPipe takes': (a) => assert.deepEqual(JSON.parse(a.body), { id: 3, name: 'Garfield', age: 7 }),
+  'a route the middleware excludes': (a) => assert.equal(a.headers['x-stamp'], undefined),
+  'a parameter through ParseIntPipe': (a) => assert.equal(a.headers['x-stamp'], 'cats'),
+  'a guard that lets through': (a) => assert.deepEqual(JSON.parse(a.body), { secret: 'catnip' }),
+  'an interceptor': (a) => {
+    assert.equal(a.headers['x-envelope'], 'yes')
+    assert.deepEqual(JSON.parse(a.body), { data: 'hello nest', path: '/cats/wrapped?name=nest' })
+  },
+  'an exception filter': (a) => {
+    assert.equal(a.headers['x-filter'], 'teapot')
+    assert.deepEqual(JSON.parse(a.body), { error: 'no coffee here', flavour: 'coffee', method: 'GET' })
+  },
+  'an unexpected error': (a) => assert.deepEqual(JSON.parse(a.body), { statusCode: 500, message: 'Internal server error' }),
+  'a StreamableFile': (a) => {
+    assert.equal(a.body, FILE)
+    assert.equal(a.headers['content-disposition'], 'attachment; filename="hello.txt"')
+    assert.equal(a.headers['content-length'], String(Buffer.byteLength(FILE)))
+  },
+  'a StreamableFile, HEAD': (a) => {
+    assert.equal(a.body, '')
+    assert.equal(a.headers['content-length'], String(Buffer.byteLength(FILE)))
+  },
+  'server-sent events': (a) => {
+    assert.equal(a.headers['content-type'], 'text/event-stream')
+    assert.equal(a.body, [0, 1, 2].map((n) => `event: tick\nid: ${n}\ndata: {"n":${n}}\n\n`).join('').replace(/^/, '\n'))
+  },
+  'a raw body': (a, c) => {
+    const { length, sha256 } = JSON.parse(a.body)
+    assert.equal(length, Buffer.byteLength(c.body))
+    assert.equal(sha256, createHash('sha256').update(c.body).digest('hex'))
+  },
+  'a urlencoded raw body': (a, c) => assert.deepEqual(JSON.parse(a.body), {
+    length: c.body.length, sha256: createHash('sha256').update(c.body).digest('hex'), body: { a: '1', b: 'é' }
+  }),
+  'middleware that answers': (a) => assert.equal(a.body, 'stopped by middleware'),
+  'middleware that throws': (a) => assert.deepEqual(JSON.parse(a.body), { statusCode: 403, error: 'Forbidden', message: 'middleware said no' }),
+  'URI version 1': (a) => assert.deepEqual(JSON.parse(a.body), { version: '1', greeting: 'hello' }),
+  'URI version 2': (a) => assert.deepEqual(JSON.parse(a.body), { version: '2', greeting: 'bonjour' }),
+  'header version 1': (a) => assert.deepEqual(JSON.parse(a.body), { version: '1', greeting: 'hello' }),
+  'header version 2': (a) => assert.deepEqual(JSON.parse(a.body), { version: '2', greeting: 'bonjour' })
+}
+
+module.exports = { CASES, HEADER_CASES, CHECKS }
