@@ -59,7 +59,7 @@ async function start (entry, cwd, label, engine) {
     const deadline = Date.now() + START_MS
     while (!existsSync(probe) && !exited && Date.now() < deadline) await sleep(50)
     if (!existsSync(probe)) {
-      const why = exited ? `exited before listening:\n${tail(output)}` : `did not listen within ${START_MS / 1000} s`
+      const why = exited ? `exited before listening: ${errorOf(output)}` : `did not listen within ${START_MS / 1000} s`
       return { label, started: false, error: why, routes: [], answers: [] }
     }
     await sleep(100)
@@ -87,9 +87,17 @@ async function ask (address, url) {
   }
 }
 
-/** @param {string} text */
-function tail (text) {
-  return text.trim().split('\n').slice(-12).join('\n')
+/**
+ * The error a process died of, from its output: the line Node prints for it
+ * (`SomeError [CODE]: message`, or `SomeError: message` and its `code`),
+ * else the output's last lines.
+ * @param {string} text
+ */
+function errorOf (text) {
+  const line = /^(?:Uncaught )?[A-Z]\w*(?:Error|Exception)\b(?: \[[\w.]+\])?: .*$/m.exec(text)?.[0]
+  if (line === undefined) return text.trim().split('\n').slice(-12).join('\n')
+  const code = /^\s*code: '([\w.]+)'/m.exec(text)?.[1]
+  return code !== undefined && !line.includes(code) ? `${line} (${code})` : line
 }
 
 /**
