@@ -29,9 +29,9 @@ test('the Jest suite passes in CommonJS mode', async () => {
     assert.equal(run.code, 0, run.stderr)
     const results = JSON.parse(readFileSync(outputFile, 'utf8'))
     const files = results.testResults.map((r) => `${r.name.slice(root.length + 1)}: ${r.status}`).sort()
-    assert.deepEqual(files, ['test/app.spec.js: passed', 'test/app.spec.ts: passed'])
+    assert.deepEqual(files, ['test/app.spec.js: passed', 'test/app.spec.ts: passed', 'test/fastify.spec.js: passed'])
     assert.equal(results.numFailedTests, 0)
-    assert.equal(results.numPassedTests, 8)
+    assert.equal(results.numPassedTests, 9)
     assert.equal(results.success, true)
   } finally {
     rmSync(dir, { recursive: true, force: true })

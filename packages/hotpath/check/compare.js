@@ -90,6 +90,9 @@ export function renderText ({ command, cwd, fastify, comparisons }) {
     lines.push(`  log: ${c.run.logFile}`)
   }
   lines.push('', `Fastify's log: ${fastify.logFile}`)
+  if (fastify.exitCode !== 0 && fastify.counts === null) {
+    lines.push(`The run on Fastify itself failed (exit code ${fastify.exitCode ?? fastify.signal}) and no test result could be read: is the command right? Its output is in the log above.`)
+  }
   const worse = comparisons.filter((c) => c.regressed).map((c) => c.engine)
   lines.push(worse.length === 0 ? 'No test that passes on Fastify fails on hotpath.' : `Differences found on: ${worse.join(', ')}.`)
   return lines.join('\n') + '\n'
