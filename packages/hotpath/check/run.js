@@ -6,7 +6,7 @@
 // (lib/as-fastify/register.js) with HOTPATH_ENGINE.
 import { spawn } from 'node:child_process'
 import { createWriteStream, mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs'
-import { devNull, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tapResults, namedFailures, summaryCounts } from './output.js'
 
@@ -36,8 +36,10 @@ export async function runSuite (options) {
   const imports = [`--import=${COLLECT}`]
   if (engine !== undefined) imports.push(`--import=${REGISTER}`)
   // node:test keeps one reporter per --test-reporter: the spec reporter for
-  // the run's own output, and the one that records each test
-  const reporters = options.keepReporters ? [] : ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${devNull}`]
+  // the run's own output, and the one that records each test (its own
+  // destination stays empty; not the null device, which Node 22 and later
+  // fsync as they close it, and fail)
+  const reporters = options.keepReporters ? [] : ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${join(results, 'reporter.out')}`]
   const env = {
     ...process.env,
     NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...imports, ...reporters].join(' ').trim(),
@@ -93,7 +95,7 @@ function read (dir, output) {
   /** @type {TestResult[]} */
   const recorded = []
   if (existsSync(dir)) {
-    for (const name of readdirSync(dir).sort()) {
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
       for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) if (line !== '') recorded.push(JSON.parse(line))
     }
   }
