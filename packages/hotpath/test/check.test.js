@@ -121,6 +121,39 @@ test('--entry: the entry started under both, its GET routes compared; an option 
   }
 })
 
+test('--engine h2: a suite that tests through inject() runs on the h2 engine', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hotpath-check-h2-test-'))
+  try {
+    symlinkSync(modules, join(dir, 'node_modules'))
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
+    writeFileSync(join(dir, 'app.test.js'), [
+      "import { test } from 'node:test'",
+      "import assert from 'node:assert/strict'",
+      "import Fastify from 'fastify'",
+      "test('answers through inject()', async () => {",
+      "  const app = Fastify()",
+      "  app.get('/', async (req) => ({ version: req.raw.httpVersion }))",
+      "  const res = await app.inject('/')",
+      "  assert.equal(res.statusCode, 200)",
+      "  await app.close()",
+      "})",
+      "test('the server is HTTP/2 exactly on the h2 run', async () => {",
+      "  const app = Fastify()",
+      "  await app.ready()",
+      "  assert.equal(app.server.constructor.name === 'Http2Server', process.env.HOTPATH_ENGINE === 'h2')",
+      "  await app.close()",
+      "})"
+    ].join('\n'))
+    const { code, stdout, report } = await check(dir, ['--engine', 'h2', '--', process.execPath, '--test'])
+    assert.equal(code, 0, stdout)
+    assert.deepEqual(report.fastify.counts, { passed: 2, failed: 0, skipped: 0 })
+    assert.deepEqual(report.hotpath[0].run.counts, { passed: 2, failed: 0, skipped: 0 })
+    assert.equal(report.hotpath[0].engine, 'h2')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('usage errors exit 2 with the usage', async () => {
   const none = await check(examples, [])
   assert.equal(none.code, 2)
