@@ -18,7 +18,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 const OCTET_TYPE = 'application/octet-stream'
 
-export class Reply {
+class Reply {
   /**
    * @param {any} res       Node's ServerResponse (or one of hotpath's)
    * @param {any} request   the request it answers; request[kRouteContext] may hold onSend hooks
