@@ -79,6 +79,20 @@ test('with --import hotpath/as-fastify, require() and import of fastify give hot
     assert.deepEqual([esm.hotpath, esm.sameNamed, esm.reply, esm.codes], [true, true, 'Reply', 'function'])
     assert.deepEqual(esm.body, { esm: true })
 
+    // Fastify's own file reached by its path (as Vitest imports what it
+    // resolved itself), by require() and by import
+    writeFileSync(join(dir, 'by-path.mjs'), [
+      "import { createRequire } from 'node:module'",
+      "import { join } from 'node:path'",
+      "const require = createRequire(import.meta.url)",
+      "const file = join(process.cwd(), 'node_modules', 'fastify', 'fastify.js')",
+      "const imported = (await import(file)).default",
+      "console.log(JSON.stringify({ file, required: '_core' in require(file)(), imported: '_core' in imported() }))"
+    ].join('\n'))
+    const byPath = run(dir, 'by-path.mjs', { hook: true })
+    assert.deepEqual([byPath.required, byPath.imported], [true, true], byPath.file)
+    assert.deepEqual([run(dir, 'by-path.mjs').required, run(dir, 'by-path.mjs').imported], [false, false], 'without the hook, the file is Fastify')
+
     const off = run(dir, 'program.cjs')
     assert.equal(off.hotpath, false, 'without the hook, the process loads Fastify')
     assert.deepEqual(off.body, on.body)

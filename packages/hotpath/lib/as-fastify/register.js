@@ -15,14 +15,18 @@
 // loader's resolve hook (module.register); Jest's own resolver through its
 // moduleNameMapper step (./jest.js).
 import Module from 'node:module'
-import { TARGETS, targetPath } from './targets.js'
+import { TARGETS, targetPath, fastifyFile } from './targets.js'
 import './jest.js'
 
 const CommonJS = /** @type {any} */ (Module)
 const resolveFilename = CommonJS._resolveFilename
 CommonJS._resolveFilename = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {
   const path = typeof request === 'string' && request.startsWith('fastify') ? targetPath(request) : undefined
-  return path !== undefined ? path : resolveFilename.call(this, request, ...rest)
+  if (path !== undefined) return path
+  const resolved = resolveFilename.call(this, request, ...rest)
+  // Fastify's own file, reached by its path
+  const name = typeof resolved === 'string' ? fastifyFile(resolved) : undefined
+  return name !== undefined ? /** @type {string} */ (targetPath(name)) : resolved
 }
 
 Module.register(new URL('./hooks.js', import.meta.url), { data: { targets: [...TARGETS] } })

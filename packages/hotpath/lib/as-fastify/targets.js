@@ -20,6 +20,20 @@ export const TARGETS = new Map([
   ['fastify/lib/symbols.js', symbols]
 ])
 
+/**
+ * Fastify's own files, reached by their path rather than by name (a tool
+ * that resolves `fastify` itself and imports the file it found, as Vitest
+ * does): their path in a `fastify` folder of node_modules → the name whose
+ * target answers them.
+ */
+const FASTIFY_FILE = /[\\/]node_modules[\\/]fastify[\\/](fastify\.js|lib[\\/]reply\.js|lib[\\/]symbols\.js)$/
+
+/** @param {string} pathOrUrl @returns {string | undefined} the specifier it is Fastify's file for */
+export function fastifyFile (pathOrUrl) {
+  const m = FASTIFY_FILE.exec(pathOrUrl)
+  return m === null ? undefined : `fastify/${m[1].replace(/\\/g, '/')}`
+}
+
 /** @param {string} specifier @returns {string | undefined} the file path that answers it */
 export function targetPath (specifier) {
   const url = TARGETS.get(specifier)
