@@ -117,11 +117,10 @@ async function loadPlugin (core, parentCtx, item) {
   let ctx = parentCtx
   let instance = item.instance
   if (!isShared(fn)) {
-    ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix), prefix ? buildRoutePrefix(parentCtx.routePrefix, prefix) : parentCtx.routePrefix)
     ctx.pluginNames.push(label)
     if (prefix) {
       ctx.notFoundLevel = ctx
-      ctx.routePrefix = buildRoutePrefix(parentCtx.routePrefix, prefix)
     }
     if (given.logLevel !== undefined) ctx.logLevel = checkLogLevel(given.logLevel, core.logger)
     if (given.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(given.logSerializers)

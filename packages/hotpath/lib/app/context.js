@@ -24,8 +24,9 @@ export class Context {
   /**
    * @param {Context | null} parent
    * @param {string} prefix
+   * @param {string} [routePrefix]
    */
-  constructor (parent, prefix) {
+  constructor (parent, prefix, routePrefix = '') {
     this.parent = parent
     this.prefix = prefix
     /**
@@ -36,7 +37,7 @@ export class Context {
      * `prefix` above is the same without a trailing slash, which the
      * not-found routes and middleware mounts go by.
      */
-    this.routePrefix = parent === null ? '' : parent.routePrefix
+    this.routePrefix = routePrefix
     /** @type {Record<string, Function[]>} */
     this.hooks = {}
     /** @type {Record<string, number[]>} when each of `hooks` was added (see addHook) */

@@ -143,7 +143,7 @@ export class Hotpath {
     // '' is a path only under a prefix (the prefix itself), as in Fastify
     if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
     const routerOptions = core.routes.routerOptions
-    const joined = routePaths(prefix, options.url, typeof options.method === 'string' && methods[0] === 'HEAD', options.prefixTrailingSlash, routerOptions)
+    const joined = routePaths(prefix, options.url, typeof options.method === 'string' && options.method.toUpperCase() === 'HEAD', options.prefixTrailingSlash, routerOptions)
     // as Fastify hands them to onRoute: `url` and `path` the path joined to
     // the prefix, `routePath` the part after the prefix, `logLevel` the
     // route's or its plugin's ('' for none) and `attachValidation` false
@@ -191,6 +191,7 @@ export class Hotpath {
         // a HEAD route's path is joined as any HEAD route's: '/' is not the
         // prefix's root
         const headPath = routePaths(prefix, path, true, undefined, routerOptions)[0].path
+        /** @type {Record<string, any>} */
         const headOptions = { ...headBase, url: prefix + headPath, path: prefix + headPath, routePath: headPath }
         for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, headOptions)
         core.routes.addAutoHead(new Route(core, ctx, this, headOptions, 'HEAD', prefix + headPath, headOptions.handler), [headOptions.url === '' ? '/' : headOptions.url])
