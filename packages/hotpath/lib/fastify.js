@@ -87,6 +87,9 @@ export function fastify (options = {}) {
   // hotpath's own settings readable by name but not listed
   // (app/initial-config.js)
   app._core.initialConfig = buildInitialConfig(given, {}, app._core.ownConfig, false)
+  // Fastify parses JSON and text/plain bodies only: an urlencoded body is
+  // 415 until a parser is added (@fastify/formbody)
+  app.removeContentTypeParser('application/x-www-form-urlencoded')
   // Fastify's names for the app: its version is the Fastify release this
   // entry follows (plugins compare it to the range they support), and its
   // root plugin is 'fastify' (pluginName, hasPlugin)
