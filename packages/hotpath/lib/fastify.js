@@ -13,6 +13,7 @@ import { fastifyErrorCodes, createFastifyError } from './errors.js'
 const errorCodes = fastifyErrorCodes()
 import { FASTIFY_VERSION } from './app/core.js'
 import { LogController } from './log-controller.js'
+import { buildInitialConfig, copyOptions } from './app/initial-config.js'
 
 /** Fastify's values for the options whose hotpath defaults differ. */
 const FASTIFY_DEFAULTS = {
@@ -50,6 +51,24 @@ const FASTIFY_DEFAULTS = {
   maxUrlLength: 0
 }
 
+/** Fastify's server options it reads with `||`: 0, null or false there is its default */
+const OR_DEFAULTS = /** @type {const} */ ([['keepAliveTimeout', 72_000], ['requestTimeout', 0], ['connectionTimeout', 0], ['maxRequestsPerSocket', 0]])
+
+/**
+ * The options of OR_DEFAULTS given as 0, null or false, with Fastify's
+ * default (keepAliveTimeout: 0 is 72 s there, maxRequestsPerSocket: null
+ * no limit)
+ * @param {Record<string, any>} options
+ */
+function fastifyFalsyDefaults (options) {
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const [name, value] of OR_DEFAULTS) {
+    if (options[name] !== undefined && !options[name]) out[name] = value
+  }
+  return out
+}
+
 /**
  * Creates an app, as fastify(options) does.
  * @param {Record<string, any>} [options]
@@ -60,7 +79,17 @@ export function fastify (options = {}) {
   // serverFactory makes may not, nor node:http2's (its close() sends every
   // session a GOAWAY instead), and then it just closes.
   const defaults = typeof options?.serverFactory === 'function' || options?.http2 === true ? { ...FASTIFY_DEFAULTS, forceCloseConnections: undefined } : FASTIFY_DEFAULTS
-  const app = hotpath({ ...defaults, ...options, ajv: fastifyAjv(options?.ajv) })
+  // the options as given, before the router marks the constraint
+  // strategies it is handed, as Fastify copies them
+  const given = copyOptions(options)
+  const app = hotpath({ ...defaults, ...options, ...fastifyFalsyDefaults(options), ajv: fastifyAjv(options?.ajv) })
+  // Fastify's initialConfig: its options as given, its defaults, and
+  // hotpath's own settings readable by name but not listed
+  // (app/initial-config.js)
+  app._core.initialConfig = buildInitialConfig(given, {}, app._core.ownConfig, false)
+  // Fastify parses JSON and text/plain bodies only: an urlencoded body is
+  // 415 until a parser is added (@fastify/formbody)
+  app.removeContentTypeParser('application/x-www-form-urlencoded')
   // Fastify's names for the app: its version is the Fastify release this
   // entry follows (plugins compare it to the range they support), and its
   // root plugin is 'fastify' (pluginName, hasPlugin)

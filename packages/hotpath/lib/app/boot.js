@@ -25,6 +25,19 @@ function normalizePrefix (prefix) {
 }
 
 /**
+ * A plugin's prefix joined to its parent's as Fastify joins them
+ * (plugin-override.js): one '/' between the two, the declared one's
+ * trailing slash kept ('/v1' and 'items/' give '/v1/items/').
+ * @param {string} parentPrefix
+ * @param {string} prefix  checked by normalizePrefix already
+ */
+function buildRoutePrefix (parentPrefix, prefix) {
+  if (parentPrefix.endsWith('/') && prefix[0] === '/') return parentPrefix + prefix.slice(1)
+  if (prefix[0] !== '/' && !parentPrefix.endsWith('/')) return parentPrefix + '/' + prefix
+  return parentPrefix + prefix
+}
+
+/**
  * Loads a context's queued plugins in order. A plugin that awaits its own
  * register() calls loads them on the spot (nested drain).
  * @param {Core} core
@@ -104,11 +117,10 @@ async function loadPlugin (core, parentCtx, item) {
   let ctx = parentCtx
   let instance = item.instance
   if (!isShared(fn)) {
-    ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix))
+    ctx = new Context(parentCtx, parentCtx.prefix + normalizePrefix(prefix), prefix ? buildRoutePrefix(parentCtx.routePrefix, prefix) : parentCtx.routePrefix)
     ctx.pluginNames.push(label)
     if (prefix) {
       ctx.notFoundLevel = ctx
-      ctx.prefixSlash = typeof prefix === 'string' && prefix.length > 1 && prefix.endsWith('/')
     }
     if (given.logLevel !== undefined) ctx.logLevel = checkLogLevel(given.logLevel, core.logger)
     if (given.logSerializers !== undefined) ctx.logSerializers = checkLogSerializers(given.logSerializers)

@@ -24,16 +24,20 @@ export class Context {
   /**
    * @param {Context | null} parent
    * @param {string} prefix
+   * @param {string} [routePrefix]
    */
-  constructor (parent, prefix) {
+  constructor (parent, prefix, routePrefix = '') {
     this.parent = parent
     this.prefix = prefix
     /**
-     * the prefix was declared with a trailing slash ('/v1/'), as Fastify
-     * keeps it: a route '/' under it answers '/v1/' alone, and a path
-     * without a leading slash ('items') joins it ('/v1/items')
+     * the prefix as Fastify builds it from the register() calls (its
+     * `prefix` getter, what onRoute hooks get): the declared ones joined
+     * with one '/' between them, a trailing slash kept ('/v1/'). Routes
+     * are joined to it as Fastify joins them (routePaths() in hotpath.js);
+     * `prefix` above is the same without a trailing slash, which the
+     * not-found routes and middleware mounts go by.
      */
-    this.prefixSlash = parent === null ? false : parent.prefixSlash
+    this.routePrefix = routePrefix
     /** @type {Record<string, Function[]>} */
     this.hooks = {}
     /** @type {Record<string, number[]>} when each of `hooks` was added (see addHook) */

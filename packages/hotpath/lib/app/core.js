@@ -1,6 +1,7 @@
 // The state one app shares across all its contexts: options, the route
 // table, the engine, the logger, and the in-flight requests the request
 // timeout sweeps.
+import { buildInitialConfig } from './initial-config.js'
 import { Context } from './context.js'
 import { checkSchemaErrorFormatter } from '../routing/route.js'
 import { createError, createFastifyError } from '../errors.js'
@@ -62,7 +63,7 @@ export const FASTIFY_VERSION = '5.12.1'
 export class Core {
   /** @param {Record<string, any>} options */
   constructor (options) {
-    const givenRouterOptions = options.routerOptions
+    const given = options
     options = normalizeOptions(options)
     for (const key of ['bodyLimit', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'maxHeaderSize', 'maxUrlLength', 'maxParamLength', 'closeGraceTimeout', 'maxRequestsPerSocket', 'pluginTimeout', 'connectionTimeout', 'handlerTimeout']) {
       const v = options[key]
@@ -165,35 +166,29 @@ export class Core {
       clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket),
       ...(engineName === 'h2' ? { http2ServerOptions: options.http ?? undefined, http2SessionTimeout: sessionTimeout } : {})
     }
-    /** what the app was created with, the limits resolved (Fastify's initialConfig), frozen */
+    /**
+     * what the app was created with, as Fastify's initialConfig (frozen):
+     * Fastify's options as given or defaulted, the defaults this entry's
+     * (hotpath's keepAliveTimeout and requestTimeout), and hotpath's own
+     * settings resolved (./initial-config.js); hotpath/fastify builds it
+     * again from the options as given, with Fastify's defaults
+     */
     const { requireHostHeader, connectionsCheckingInterval, noDelay: _noDelay, keepAlive: _keepAlive, keepAliveInitialDelay: _keepAliveInitialDelay, nodeServerOptions: _nodeServerOptions, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, http2ServerOptions: _http2ServerOptions, ...limits } = this.engineOptions
-    this.initialConfig = Object.freeze({
-      bodyLimit: this.bodyLimit,
+    /** hotpath's settings in initialConfig beside Fastify's options */
+    this.ownConfig = {
       jsonDepthLimit: this.jsonDepthLimit,
-      pluginTimeout: this.pluginTimeout,
-      handlerTimeout: this.handlerTimeout,
-      maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
-      ...limits,
-      https: options.https === undefined ? false : Object.freeze({ ...options.https }),
+      headersTimeout: limits.headersTimeout,
+      maxHeaderSize: limits.maxHeaderSize,
+      maxUrlLength: limits.maxUrlLength,
+      closeGraceTimeout: limits.closeGraceTimeout,
+      forceCloseConnections: limits.forceCloseConnections,
+      https: options.https === undefined ? false : options.https,
       engine: engineName,
       exposeErrorMessages: options.exposeErrorMessages === true,
-      exposeHeadRoutes: this.exposeHeadRoutes,
       logFormat: options.logFormat ?? 'hotpath',
-      trustProxy: options.trustProxy ?? false,
-      caseSensitive: options.caseSensitive ?? true,
-      ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
-      // the router's options as they apply, those given in routerOptions
-      // included (Fastify's initialConfig.routerOptions)
-      routerOptions: Object.freeze({
-        ...(typeof givenRouterOptions === 'object' ? givenRouterOptions : undefined),
-        ignoreTrailingSlash: options.ignoreTrailingSlash ?? false,
-        ignoreDuplicateSlashes: options.ignoreDuplicateSlashes ?? false,
-        maxParamLength: options.maxParamLength ?? DEFAULTS.maxParamLength,
-        allowUnsafeRegex: options.allowUnsafeRegex ?? false,
-        useSemicolonDelimiter: options.useSemicolonDelimiter ?? false
-      }),
-      requestIdHeader: requestIdHeader(options.requestIdHeader) ?? false
-    })
+      trustProxy: options.trustProxy ?? false
+    }
+    this.initialConfig = buildInitialConfig(given, { keepAliveTimeout: limits.keepAliveTimeout, requestTimeout: this.requestTimeout, http2SessionTimeout: sessionTimeout ?? 72_000 }, this.ownConfig, true)
     const format = options.logFormat
     if (format !== undefined && format !== 'hotpath' && format !== 'fastify') throw createError('HP_ERR_INVALID_OPTION', 'logFormat', "expected 'hotpath' or 'fastify'")
     /** Fastify's request log lines: an "incoming request" line, errors under their own message (hotpath/fastify) */

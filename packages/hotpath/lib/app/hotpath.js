@@ -73,8 +73,9 @@ export class Hotpath {
     Object.defineProperty(this, 'log', { value, writable: true, configurable: true, enumerable: true })
   }
 
+  /** The prefix routes are joined to, as Fastify's (a trailing slash kept). */
   get prefix () {
-    return this._ctx.prefix
+    return this._ctx.routePrefix
   }
 
   /**
@@ -121,10 +122,9 @@ export class Hotpath {
     if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
     const bodyLimit = options.bodyLimit
     if (bodyLimit !== undefined && bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit > 0)) throw core.error('HP_ERR_ROUTE_BODY_LIMIT', String(bodyLimit))
-    // under a prefix declared with a trailing slash ('/v1/'), a path may
-    // leave out its leading one ('items' is '/v1/items'), as in Fastify
-    if (typeof options.url === 'string' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*' && this._ctx.prefixSlash) options = { ...options, url: '/' + options.url }
-    if (typeof options.url !== 'string' || (options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
+    // under a prefix, a path is joined to it as it is, as in Fastify
+    // ('items' under '/v1/' is '/v1/items'); alone, it is a path
+    if (typeof options.url !== 'string' || (this._ctx.routePrefix === '' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
     if (typeof options.handler !== 'function') throw core.error('HP_ERR_ROUTE_MISSING_HANDLER', methods.join(','), options.url)
     if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
     for (const m of methods) {
@@ -139,39 +139,63 @@ export class Hotpath {
     // null: the app's level, as no logLevel
     if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
     const ctx = this._ctx
-    const prefix = ctx.prefix
+    const prefix = ctx.routePrefix
     // '' is a path only under a prefix (the prefix itself), as in Fastify
     if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
-    const fullUrl = joinPath(prefix, options.url, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash)
-    // as Fastify hands them to onRoute: `path` the same as `url`,
-    // `routePath` the path as declared, before the prefix, `logLevel` the
+    const routerOptions = core.routes.routerOptions
+    const joined = routePaths(prefix, options.url, typeof options.method === 'string' && options.method.toUpperCase() === 'HEAD', options.prefixTrailingSlash, routerOptions)
+    // as Fastify hands them to onRoute: `url` and `path` the path joined to
+    // the prefix, `routePath` the part after the prefix, `logLevel` the
     // route's or its plugin's ('' for none) and `attachValidation` false
     // unless set
     /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: fullUrl, path: fullUrl, routePath: options.url, prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
+    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: '', path: '', routePath: '', prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
     // A GET route answers HEAD through a HEAD route of its own, made from the
     // options as declared and passed through the onRoute hooks on its own,
     // as Fastify's exposeHeadRoute makes it (an API description lists it, a
-    // per-route rate limit counts it apart). A HEAD route declared for the
-    // same path, before or after, takes its place.
+    // per-route rate limit counts it apart), one for each path the route is
+    // joined at. A HEAD route declared for the same path, before or after,
+    // takes its place.
     const exposeHead = options.exposeHeadRoute ?? core.exposeHeadRoutes
     /** @type {Record<string, any> | null} */
-    const headOptions = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
-    for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
-    // the route's hooks as the onRoute hooks left them, as Fastify checks them
-    for (const name of REQUEST_HOOKS) {
-      // null is no hook in hotpath; Fastify refuses it on a route
-      if (routeOptions[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
-      checkHookOption(core, name, routeOptions[name])
+    const headBase = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
+    // what request.routeOptions.url says: the first path as joined, before
+    // the onRoute hooks, as Fastify's route config
+    const url = prefix + joined[0].path
+    /** @type {string[]} */
+    const paths = []
+    for (const { path, prefixing } of joined) {
+      // The one options object takes each path in turn, as in Fastify: an
+      // onRoute hook that keeps it (@fastify/swagger) reads the last, '/v1/'
+      // for a root route under '/v1' answering '/v1' and '/v1/'.
+      routeOptions.url = routeOptions.path = prefix + path
+      routeOptions.routePath = path
+      // the second path of a root route ('/v1/' beside '/v1') is not shown
+      // to the onRoute hooks, as in Fastify
+      if (!prefixing) {
+        for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
+        // the route's hooks as the onRoute hooks left them, as Fastify checks them
+        for (const name of REQUEST_HOOKS) {
+          // null is no hook in hotpath; Fastify refuses it on a route
+          if (routeOptions[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
+          checkHookOption(core, name, routeOptions[name])
+        }
+      }
+      paths.push(routeOptions.url === '' ? '/' : routeOptions.url)
     }
-    const url = routeOptions.url
-    const paths = options.url === '/' && prefix !== '' ? prefixRootPaths(prefix, ctx.prefixSlash ? 'slash' : options.prefixTrailingSlash, core.routes.routerOptions.ignoreTrailingSlash) : [url === '' ? '/' : url]
     for (const method of methods) {
       core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
     }
-    if (headOptions !== null) {
-      for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, headOptions)
-      core.routes.addAutoHead(new Route(core, ctx, this, headOptions, 'HEAD', url, headOptions.handler), paths)
+    if (headBase !== null) {
+      for (const { path } of joined) {
+        // a HEAD route's path is joined as any HEAD route's: '/' is not the
+        // prefix's root
+        const headPath = routePaths(prefix, path, true, undefined, routerOptions)[0].path
+        /** @type {Record<string, any>} */
+        const headOptions = { ...headBase, url: prefix + headPath, path: prefix + headPath, routePath: headPath }
+        for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, headOptions)
+        core.routes.addAutoHead(new Route(core, ctx, this, headOptions, 'HEAD', prefix + headPath, headOptions.handler), [headOptions.url === '' ? '/' : headOptions.url])
+      }
     }
     return this
   }
@@ -191,7 +215,8 @@ export class Hotpath {
       if (a.handler !== undefined) throw this._core.error('HP_ERR_ROUTE_DUPLICATED_HANDLER', method, path)
     }
     const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? a?.handler }
-    return this.route({ ...options, method: methods, url: path })
+    // one method as a string, as Fastify's shorthands pass it
+    return this.route({ ...options, method: methods.length === 1 ? methods[0] : methods, url: path })
   }
 
   /** @param {string} path @param {any} a @param {any} [b] */
@@ -1150,30 +1175,31 @@ function settleInOrder (promise, callback, self) {
 }
 
 /**
- * @param {string} prefix
- * @param {string} url
- * @param {unknown} [prefixTrailingSlash]  the route's option
+ * The paths after the prefix a route is registered at, as Fastify's route()
+ * joins them. A route declared as '/' under a prefix answers what its
+ * `prefixTrailingSlash` says: '/v1' and '/v1/' ('both', the default; the
+ * second is `prefixing`, registered without the onRoute hooks, and left out
+ * under ignoreTrailingSlash, where the router answers it from '/v1', and
+ * under ignoreDuplicateSlashes when the prefix ends with '/'), '/v1' alone
+ * ('no-slash') or '/v1/' alone ('slash'). Under a prefix that ends with
+ * '/', a path's leading '/' is dropped ('/v1/' and '/x' give '/v1/x');
+ * any other path is appended as it is.
+ * @param {string} prefix  as Fastify builds it (Context#routePrefix)
+ * @param {string} path  as declared
+ * @param {boolean} isHead  a HEAD route (the method a string, as Fastify tells)
+ * @param {unknown} prefixTrailingSlash  the route's option
+ * @param {{ ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean }} routerOptions
+ * @returns {{ path: string, prefixing: boolean }[]}
  */
-function joinPath (prefix, url, prefixTrailingSlash) {
-  if (prefix === '') return url
-  if (url === '/' && prefixTrailingSlash === 'slash') return prefix + '/'
-  if (url === '/' || url === '') return prefix
-  return prefix + url
-}
-
-/**
- * The paths a route declared as '/' inside a prefix answers, as Fastify's
- * `prefixTrailingSlash` route option says: '/v1' and '/v1/' ('both', the
- * default), '/v1' alone ('no-slash') or '/v1/' alone ('slash'). With
- * ignoreTrailingSlash the router answers '/v1/' from '/v1' already.
- * @param {string} prefix
- * @param {unknown} mode
- * @param {boolean} ignoreTrailingSlash
- */
-function prefixRootPaths (prefix, mode, ignoreTrailingSlash) {
-  if (mode === 'slash') return [prefix + '/']
-  if (mode === 'no-slash' || ignoreTrailingSlash) return [prefix]
-  return [prefix, prefix + '/']
+function routePaths (prefix, path, isHead, prefixTrailingSlash, routerOptions) {
+  if (path === '/' && prefix !== '' && !isHead) {
+    if (prefixTrailingSlash === 'slash') return [{ path, prefixing: false }]
+    if (prefixTrailingSlash === 'no-slash') return [{ path: '', prefixing: false }]
+    if (routerOptions.ignoreTrailingSlash === true || (routerOptions.ignoreDuplicateSlashes === true && prefix.endsWith('/'))) return [{ path: '', prefixing: false }]
+    return [{ path: '', prefixing: false }, { path, prefixing: true }]
+  }
+  if (path[0] === '/' && prefix.endsWith('/')) return [{ path: path.slice(1), prefixing: false }]
+  return [{ path, prefixing: false }]
 }
 
 /**

@@ -187,14 +187,16 @@ let detached = null
  * `trustProxy`, as given (express-rate-limit refuses `true` and warns
  * when X-Forwarded-For arrives with `false`); the rest are Express 5's
  * defaults for what hotpath does too.
- * @param {{ initialConfig: Record<string, any> } | null} core
+ * @param {{ initialConfig: Record<string, any>, routes: { routerOptions: { caseSensitive?: boolean, ignoreTrailingSlash?: boolean } } } | null} core
  */
 function expressApp (core) {
   if (core === null) return (detached ??= new ExpressApp(false, true, false))
   let app = apps.get(core)
   if (app === undefined) {
-    const config = core.initialConfig
-    app = new ExpressApp(config.trustProxy, config.caseSensitive !== false, config.ignoreTrailingSlash === true)
+    // the router's options as they apply (routerOptions' included, which
+    // Fastify's initialConfig keeps apart from the top-level ones)
+    const router = core.routes.routerOptions
+    app = new ExpressApp(core.initialConfig.trustProxy, router.caseSensitive !== false, router.ignoreTrailingSlash === true)
     apps.set(core, app)
   }
   return app

@@ -102,11 +102,12 @@ export function writeFixedError (res, err, close) {
  * @param {number} status
  * @param {string} body  JSON
  * @param {boolean} close  add Connection: close
+ * @param {string} [type]  the Content-Type: JSON in UTF-8, unless given
  */
-export function writeFixedBody (res, status, body, close) {
+export function writeFixedBody (res, status, body, close, type = JSON_TYPE) {
   if (res.headersSent) return
   /** @type {import('../engines/engine.js').OutgoingHeaders} */
-  const headers = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }
+  const headers = { 'content-type': type, 'content-length': Buffer.byteLength(body) }
   if (close) headers.connection = 'close'
   try {
     res.respond(status, headers, body)

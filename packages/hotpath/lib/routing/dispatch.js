@@ -108,7 +108,7 @@ function lookupAsync (core, raw, res) {
       if (core.fastifyErrors && core.frameworkErrors === null) {
         // Fastify's own answer to it: a fixed body, with no code, and no
         // hook or error handler run
-        writeFixedBody(res, 500, FASTIFY_ASYNC_CONSTRAINT_BODY, false)
+        writeFixedBody(res, 500, FASTIFY_ASYNC_CONSTRAINT_BODY, false, 'application/json')
         return
       }
       routerEvent(core, raw, res, core.error('HP_ERR_ASYNC_CONSTRAINT'), null, '')
@@ -150,7 +150,15 @@ function routeFound (core, raw, res, found) {
     const event = /** @type {{ code: string, path: string }} */ (found.handler(raw, res))
     const events = core.routerEvents
     const own = event.code === 'HP_ERR_BAD_URL' ? events.onBadUrl : events.onMaxParamLength
-    routerEvent(core, raw, res, core.error(event.code, event.path), own, event.path)
+    const err = core.error(event.code, event.path)
+    if (own === null && core.fastifyErrors && core.frameworkErrors === null) {
+      // Fastify's own answer to it (its onBadUrl and onMaxParamLength): a
+      // fixed body, 'Bad Request' whatever the status, as application/json,
+      // and no hook, error handler or log line
+      writeFixedBody(res, err.statusCode, JSON.stringify({ error: 'Bad Request', code: err.code, message: err.message, statusCode: err.statusCode }), false, 'application/json')
+      return
+    }
+    routerEvent(core, raw, res, err, own, event.path)
   } else {
     start(core, raw, res, /** @type {import('./route.js').Route} */ (found.store), found.params)
   }

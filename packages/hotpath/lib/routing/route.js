@@ -217,9 +217,10 @@ export class Route {
       this.childLoggerOptions = { ...(logLevel === null ? {} : { level: logLevel }), ...(serializers === null ? {} : { serializers }) }
     }
     // As Fastify shapes it: the limit that applies, and a config that is
-    // always an object and names the route's url and method.
+    // always an object and names the route's url and method; the url the
+    // route was declared at, not the last path its options object took
     this.handlerTimeout = opts.handlerTimeout ?? this.app.handlerTimeout
-    this.requestOptions = { ...opts, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, config: { ...opts.config, url: this.url, method: opts.method } }
+    this.requestOptions = { ...opts, url: this.url, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, config: { ...opts.config, url: this.url, method: opts.method } }
     ctx.buildClasses()
     this.replySerializer = /** @type {any} */ (ctx.findUp('replySerializer'))
     this.Request = /** @type {any} */ (ctx.Request)

@@ -78,14 +78,17 @@ async function beside (mode, options, build, trial) {
 const JSON_ROUTE = (/** @type {any} */ app) => { app.post('/j', async (/** @type {any} */ req) => req.body ?? null) }
 
 for (const mode of SOCKET_MODES) {
-  test(`an idle keep-alive connection is kept as Fastify keeps it [${mode}]`, async () => {
-    const out = await beside(mode, {}, JSON_ROUTE, async (port, app) => {
-      const { head } = await exchange(port, 'POST /j HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
-      return { keepAlive: field(head, 'keep-alive'), connection: field(head, 'connection'), initial: app.initialConfig.keepAliveTimeout }
+  // keepAliveTimeout: 0 (or null) is Fastify's default too, as its `||` reads it
+  for (const options of [{}, { keepAliveTimeout: 0 }, { keepAliveTimeout: null }]) {
+    test(`an idle keep-alive connection is kept as Fastify keeps it, ${JSON.stringify(options)} [${mode}]`, async () => {
+      const out = await beside(mode, options, JSON_ROUTE, async (port, app) => {
+        const { head } = await exchange(port, 'POST /j HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+        return { keepAlive: field(head, 'keep-alive'), connection: field(head, 'connection'), initial: app.initialConfig.keepAliveTimeout }
+      })
+      assert.deepEqual(out.hotpath, out.fastify)
+      assert.deepEqual(out.hotpath, { keepAlive: 'timeout=72', connection: 'keep-alive', initial: 72_000 })
     })
-    assert.deepEqual(out.hotpath, out.fastify)
-    assert.deepEqual(out.hotpath, { keepAlive: 'timeout=72', connection: 'keep-alive', initial: 72_000 })
-  })
+  }
 
   for (const [name, request] of [
     ['an empty JSON body', 'POST /j HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n'],
