@@ -8,6 +8,7 @@ import http from '../../node-http.js'
 import { isValidHost } from '../host.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
+import { closeListener } from '../close-listener.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse } from './response.js'
@@ -251,6 +252,21 @@ export function createNodeEngine (options) {
   }
   server.on('request', hotpath)
 
+  /**
+   * drain: the open connections, which a draining close() holds (stops
+   * reading) while it accepts the listener's queue (../close-listener.js);
+   * over TCP only (a TLS socket is read by its TLS layer)
+   * @type {Set<import('node:net').Socket>}
+   */
+  const sockets = new Set()
+  const holdable = options.drain === true && !options.https
+  if (holdable) {
+    server.on('connection', (socket) => {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+    })
+  }
+
   return {
     server,
     setHandler (handler) {
@@ -260,11 +276,13 @@ export function createNodeEngine (options) {
       return listenServer(server, opts)
     },
     close () {
-      state.closing = true
-      state.closeBusy = options.forceCloseConnections === 'idle' || options.forceCloseConnections === true || options.drain === true
+      const draining = options.drain === true && options.forceCloseConnections !== true && server.listening
+      // drain: until the listener closes, the server serves as before (see below)
+      state.closing = !draining
+      state.closeBusy = !draining && (options.forceCloseConnections === 'idle' || options.forceCloseConnections === true || options.drain === true)
       return new Promise((resolve) => {
         if (!server.listening) return resolve()
-        if (options.drain === true && options.forceCloseConnections !== true) {
+        if (draining) {
           // drain: the server's close, without node:http's closing of the
           // idle keep-alive sockets, whose clients may be sending a request
           // on them. Each busy one ends after its answer (Connection:
@@ -273,13 +291,34 @@ export function createNodeEngine (options) {
           // the last is gone.
           const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
           grace.unref()
-          const closeIdle = server.closeIdleConnections
-          server.closeIdleConnections = noop
-          server.close(() => {
-            clearTimeout(grace)
-            resolve()
+          // The listener closes once the connections the kernel queued for
+          // it are accepted (../close-listener.js), each then served; until
+          // then answers keep the connection open, since each that said
+          // Connection: close would have its client open a new one here.
+          /** @type {import('node:net').Socket[]} the sockets held (not those node:http paused itself) */
+          const held = []
+          /** @param {import('node:net').Socket} socket */
+          const hold = (socket) => {
+            if (!holdable || socket.destroyed || socket.isPaused()) return
+            socket.pause()
+            held.push(socket)
+          }
+          closeListener(server, {
+            close () {
+              state.closing = true
+              state.closeBusy = true
+              const closeIdle = server.closeIdleConnections
+              server.closeIdleConnections = noop
+              server.close(() => {
+                clearTimeout(grace)
+                resolve()
+              })
+              server.closeIdleConnections = closeIdle
+            },
+            hold () { for (const socket of sockets) hold(socket) },
+            holdNew: hold,
+            release () { for (const socket of held) if (!socket.destroyed) socket.resume() }
           })
-          server.closeIdleConnections = closeIdle
           return
         }
         // server.close() stops accepting and (node ≥ 19) closes idle

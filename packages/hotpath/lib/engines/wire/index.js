@@ -6,13 +6,14 @@
 
 import net from 'node:net'
 import { Connection } from './connection.js'
-import { P_HEAD, P_IDLE } from './states.js'
+import { P_HEAD, P_IDLE, PAUSE_ACCEPT } from './states.js'
 import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { httpServerPrototype, emitRequest, continueIntoCore } from '../server-emit.js'
 import { CLOSE_LINES } from './writer.js'
+import { closeListener } from '../close-listener.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -241,7 +242,12 @@ export class WireEngine {
 
   /** @returns {Promise<void>} */
   close () {
-    this.closing = true
+    // drain: the listener closes once the connections the kernel queued
+    // for it are accepted (../close-listener.js); until then the engine
+    // serves as before, keep-alive included, since every answer that said
+    // Connection: close would have its client open a new connection here
+    const draining = this.drain && this.forceCloseConnections !== true && this.server.listening
+    this.closing = !draining
     return new Promise((resolve) => {
       // Connections still open after the grace period (a stream that never
       // ends, a client that never reads) are destroyed.
@@ -251,14 +257,13 @@ export class WireEngine {
         clearTimeout(grace)
         resolve()
       }
-      if (this.server.listening) this.server.close(done)
       // done too once the last connection wire manages is gone: net's
       // close() also waits for sockets handed to 'upgrade' listeners, and
       // is not called when code outside the app listened on app.server
       // and closed it already (supertest)
       this.whenNoConnections = done
       const force = this.forceCloseConnections
-      this.closeBusy = force !== false || this.drain
+      this.closeBusy = force !== false || (this.drain && !draining)
       for (const conn of this.connections) {
         // drain: nothing is closed here. An answer not yet written says
         // Connection: close (closeBusy) and ends its connection; one whose
@@ -279,6 +284,23 @@ export class WireEngine {
         else if (force === false && !conn.idle) continue
         else if (!conn.idle || conn.phase === P_HEAD || (force === false && conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
         else conn.destroy()
+      }
+      if (draining) {
+        closeListener(this.server, {
+          close: () => {
+            this.closing = true
+            this.closeBusy = true
+            this.server.close(done)
+          },
+          hold: () => { for (const conn of this.connections) conn.pause(PAUSE_ACCEPT) },
+          holdNew: (socket) => /** @type {Connection | undefined} */ (/** @type {any} */ (socket)[kConn])?.pause(PAUSE_ACCEPT),
+          release: () => {
+            for (const conn of this.connections) conn.resume(PAUSE_ACCEPT)
+            this.maybeClosed()
+          }
+        })
+      } else if (this.server.listening) {
+        this.server.close(done)
       }
       this.maybeClosed()
     })
