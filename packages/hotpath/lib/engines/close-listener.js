@@ -13,29 +13,49 @@
 // Node's libuv accepts one connection per turn of the event loop, and a
 // turn serves every connection that has bytes to read: under load the
 // queue holds connections all the time, and a listener closed at any
-// moment resets some of them. So the listener is closed only once its
-// queue is seen empty, in the same turn, and to get there the engine holds
-// its connections (stops reading them, ../wire and ../node: `hold`) while
-// it waits: each turn is then short, the queue is accepted in a few
-// milliseconds, connections accepted meanwhile are held too, and all are
-// released (served, Connection: close, as every request during a drain)
-// once the listener has closed. Nothing is lost by holding: the bytes wait
-// in the kernel. On Linux the queue's length is read from /proc/net/tcp
-// (tcp6), whose rx_queue column is that length for a listening socket: at
-// once, as each connection is accepted, and every few milliseconds. What
-// can still be reset is a connection that arrives between the reading and
-// the close, microseconds. Where the queue cannot be read (another OS, a
-// Unix socket, /proc not mounted) the listener closes after the next poll
-// phase, which accepts one more connection. The wait is bounded: a
-// listener whose queue never empties (its clients open connections faster
-// than it accepts them, however short its turns) closes after MAX_MS.
+// moment resets some of them. So the engine holds its connections (stops
+// reading them, ../wire and ../node: `hold`) while it waits: each turn is
+// then short, the queue is accepted in a few milliseconds, connections
+// accepted meanwhile are held too, and all are released (served,
+// Connection: close, as every request during a drain) once the listener
+// has closed. Nothing is lost by holding: the bytes wait in the kernel. On
+// Linux the queue's length is read from /proc/net/tcp (tcp6), whose
+// rx_queue column is that length for a listening socket.
+//
+// An empty queue is not enough. A connection whose handshake the kernel
+// has begun (its SYN answered) but not finished is not in the queue yet,
+// and is reset too when its last ACK reaches a closed listener, after its
+// client has sent the request. On loopback the kernel finishes a handshake
+// in the same softirq run as a rule, but on a busy machine that work is
+// deferred to ksoftirqd, which waits for a CPU like any thread: measured
+// behind nginx with 50 clients and two CPU burners, this process did not
+// run for 9 ms, read an empty queue, closed, and 6 connections were reset
+// (3 POSTs answered 502). Those are not listed anywhere cheap to read
+// (/proc/net/tcp lists them among every other socket: 1.4 MB, 32 ms to
+// read in that run). So the listener closes once the queue has read empty
+// and no connection has been accepted for QUIET_MS of readings made on
+// time: a reading more than LATE_MS after the one before (this process was
+// not running, and maybe the kernel's network work neither) starts the
+// quiet period again. Held, a balancer's requests to this instance stop
+// coming back, so its clients wait here and stop opening connections: the
+// quiet comes after a few milliseconds. Where the queue cannot be read
+// (another OS, a Unix socket, /proc not mounted) the quiet period is
+// counted from accepted connections alone. The wait is bounded: past
+// MAX_MS (clients that open connections faster than they are held) the
+// listener closes at the next empty reading, and at 2 × MAX_MS whatever it
+// reads. What can still be reset is a connection whose handshake was begun
+// and left unfinished for longer than QUIET_MS while this process ran.
 
 import { closeSync, openSync, readSync, readlinkSync } from 'node:fs'
 
-/** the longest the listener stays open, its connections held, waiting for an empty queue */
-const MAX_MS = 1000
-/** between two readings while no connection is accepted */
+/** without a connection, on time, before the listener closes */
+const QUIET_MS = 20
+/** between two readings */
 const POLL_MS = 2
+/** a reading this long after the one before was late: the quiet period starts again */
+const LATE_MS = 8
+/** the longest the listener waits for a quiet period (then an empty reading will do) */
+const MAX_MS = 1000
 
 /** one read of /proc/net/tcp's first lines: the listening sockets come first */
 const CHUNK = 16_384
@@ -51,44 +71,43 @@ let buffer = null
  */
 
 /**
- * Closes `server`'s listening socket once no connection waits in its
- * kernel queue: calls `o.close()`, then `o.release()`.
+ * Closes `server`'s listening socket once no connection has waited in its
+ * kernel queue for QUIET_MS: calls `o.hold()` at once, then `o.close()`
+ * and `o.release()`.
  * @param {import('node:net').Server} server
  * @param {ListenerClose} o
  */
 export function closeListener (server, o) {
   const queue = queueReader(server)
-  if (queue === null) {
-    // one poll phase: a connection that waits now is accepted before the close
-    setImmediate(() => {
-      o.close()
-      o.release()
-    })
-    return
-  }
-  if (queue() === 0) {
-    o.close()
-    return
-  }
+  const began = performance.now()
+  /** when the last connection was accepted, the queue read non-empty, or a reading came late */
+  let busy = began
+  let last = began
   let done = false
   const finish = () => {
     if (done) return
     done = true
     server.removeListener('connection', onConnection)
-    clearTimeout(bound)
     clearTimeout(poll)
     o.close()
     o.release()
   }
   const check = () => {
-    if (!done && (!server.listening || queue() === 0)) finish()
+    if (done) return
+    if (!server.listening) return finish()
+    const n = queue === null ? 0 : queue()
+    // read the clock after the reading: a reading that took long is late too
+    const now = performance.now()
+    if (n !== 0 || now - last > LATE_MS) busy = now
+    last = now
+    if (n === 0 && (now - busy >= QUIET_MS || now - began >= MAX_MS)) return finish()
+    if (now - began >= 2 * MAX_MS) return finish()
   }
-  /** @param {import('node:net').Socket} socket  just accepted: held, and was it the last one queued? */
+  /** @param {import('node:net').Socket} socket  just accepted: held, and the quiet period starts again */
   const onConnection = (socket) => {
     o.holdNew(socket)
-    check()
+    busy = performance.now()
   }
-  const bound = setTimeout(finish, MAX_MS)
   let poll = setTimeout(function again () {
     check()
     if (!done) poll = setTimeout(again, POLL_MS)
