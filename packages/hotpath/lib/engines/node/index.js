@@ -78,6 +78,9 @@ function clientErrorCode (err) {
   return [400, 'HP_ERR_BAD_REQUEST']
 }
 
+/** marks a socket accepted from the listener's queue once close() (without drain) began */
+const kQueued = Symbol('hotpath.queued')
+
 /** ms an open connection may still bring a request once close() began */
 const CLOSE_IDLE_MS = 500
 
@@ -233,7 +236,9 @@ export function createNodeEngine (options) {
     const handler = core.handler
     if (handler === null) return refuse(res, errorAnswer('HP_ERR_NOT_READY'))
     if (state.closing) {
-      if (return503) {
+      // a connection accepted from the listener's queue after close() began
+      // (../close-listener.js): its client sent the request before close
+      if (return503 && /** @type {any} */ (req.socket)[kQueued] !== true) {
         refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
         if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
         return
@@ -330,10 +335,36 @@ export function createNodeEngine (options) {
         if (options.forceCloseConnections === true) server.closeAllConnections()
         const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
         grace.unref()
+        // The listener closes once the connections the kernel queued for it
+        // are accepted (../close-listener.js), as with drain: closing it
+        // resets them, requests included. Those are held until it has
+        // closed, then served (not refused: their clients sent the request
+        // before close), with Connection: close; the connections open
+        // before close() are closed or refused as below, at once.
+        /** @type {import('node:net').Socket[]} */
+        const queued = []
+        /** @param {() => void} closeServer */
+        const closeListenerThen = (closeServer) => options.forceCloseConnections === true ? closeServer() : closeListener(server, {
+          close: closeServer,
+          hold: noop,
+          holdNew (socket) {
+            /** @type {any} */ (socket)[kQueued] = true
+            socket.pause()
+            queued.push(socket)
+          },
+          release () { for (const socket of queued) if (!socket.destroyed) socket.resume() }
+        })
         if (options.forceCloseConnections === 'idle') {
-          server.close(() => {
-            clearTimeout(grace)
-            resolve()
+          server.closeIdleConnections()
+          closeListenerThen(() => {
+            // the idle ones were closed above; those accepted since are not
+            const closeIdle = server.closeIdleConnections
+            server.closeIdleConnections = noop
+            server.close(() => {
+              clearTimeout(grace)
+              resolve()
+            })
+            server.closeIdleConnections = closeIdle
           })
           return
         }
@@ -346,16 +377,18 @@ export function createNodeEngine (options) {
         // and those still idle are closed then. A busy one keeps its
         // connection, as on node:http, and is closed once idle, at the
         // next of these sweeps.
-        const closeIdle = server.closeIdleConnections
-        server.closeIdleConnections = noop
         const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_IDLE_MS)
         sweep.unref()
-        server.close(() => {
-          clearTimeout(grace)
-          clearInterval(sweep)
-          resolve()
+        closeListenerThen(() => {
+          const closeIdle = server.closeIdleConnections
+          server.closeIdleConnections = noop
+          server.close(() => {
+            clearTimeout(grace)
+            clearInterval(sweep)
+            resolve()
+          })
+          server.closeIdleConnections = closeIdle
         })
-        server.closeIdleConnections = closeIdle
       })
     }
   }

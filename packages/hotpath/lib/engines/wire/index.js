@@ -137,9 +137,9 @@ export class WireEngine {
    * @param {boolean} encrypted
    */
   accept (socket, encrypted) {
-    // a connection the listener took in the turn it closed: drained, its
-    // request is served (with Connection: close), not reset
-    if (this.closing && !this.drain) {
+    // a connection the listener took in the turn it closed (after
+    // close() had closed it): destroyed
+    if (this.closing && !this.drain && !this.server.listening) {
       socket.destroy()
       return
     }
@@ -147,6 +147,9 @@ export class WireEngine {
     if (this.tcpKeepAlive) socket.setKeepAlive(true, this.tcpKeepAliveDelay)
     if (this.socketTimeout > 0) socket.setTimeout(this.socketTimeout, onSocketTimeout)
     const conn = new Connection(this, socket, encrypted)
+    // waiting in the listener's queue when close() began (without drain):
+    // its client sent its request before close, as on a connection open then
+    if (this.closing && !this.drain) conn.queued = true
     setConn(socket, conn)
     this.connections.add(conn)
     socket.on('data', onData)
@@ -285,14 +288,22 @@ export class WireEngine {
         else if (!conn.idle || conn.phase === P_HEAD || (force === false && conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
         else conn.destroy()
       }
-      if (draining) {
+      if (this.server.listening && force !== true) {
+        // the listener closes once the connections the kernel queued for
+        // it are accepted (../close-listener.js), with drain or without;
+        // close() resolves once it has closed and the last connection is gone
+        const whenNoConnections = this.whenNoConnections
+        this.whenNoConnections = null
         closeListener(this.server, {
           close: () => {
             this.closing = true
-            this.closeBusy = true
+            if (draining) this.closeBusy = true
+            this.whenNoConnections = whenNoConnections
             this.server.close(done)
           },
-          hold: () => { for (const conn of this.connections) conn.pause(PAUSE_ACCEPT) },
+          // without drain the connections open before close() are closed
+          // or refused as above, at once; only those accepted since are held
+          hold: () => { if (draining) for (const conn of this.connections) conn.pause(PAUSE_ACCEPT) },
           holdNew: (socket) => /** @type {Connection | undefined} */ (/** @type {any} */ (socket)[kConn])?.pause(PAUSE_ACCEPT),
           release: () => {
             for (const conn of this.connections) conn.resume(PAUSE_ACCEPT)
