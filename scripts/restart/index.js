@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run soak:restart [-- --mode nginx,cluster --targets hotpath-wire,fastify
 //                          --duration 5 --clients 16 --restarts 2 --drain-delay 1000
-//                          --out results.json --time-limit 600]
+//                          --burners 0 --out results.json --time-limit 600]
 //
 // Do restarts lose requests? Under a steady GET + POST load over keep-alive
 // connections, on 127.0.0.1 only:
@@ -13,13 +13,16 @@
 // Each request's outcome is counted (load.js): its status, or the socket
 // error that ended it. The table says how many requests were sent, how many
 // got a 2xx, the other statuses, the socket errors, the restarts done and
-// which instances served the 2xx. Exit 0 when every run finished and every
+// which instances served the 2xx. --burners n runs n CPU-burning processes
+// beside each run (burners.js), as on a machine busy with something else.
+// Exit 0 when every run finished and every
 // request is accounted for (failures are reported, not fatal), 1 when a run
 // could not finish, 2 when nginx mode is asked for and nginx is missing.
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { killAll, killChildrenOnExit } from './children.js'
+import { startBurners } from './burners.js'
 import { runCluster } from './cluster-run.js'
 import { INSTALL_HINT, findNginx } from './nginx.js'
 import { runNginx } from './nginx-run.js'
@@ -43,6 +46,7 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '16' },
     restarts: { type: 'string', default: '2' },
     'drain-delay': { type: 'string', default: '1000' },
+    burners: { type: 'string', default: '0' },
     out: { type: 'string' },
     'time-limit': { type: 'string', default: '600' },
     quiet: { type: 'boolean', default: false },
@@ -51,9 +55,10 @@ const { values: args } = parseArgs({
 })
 if (args.help) {
   console.log(`usage: npm run soak:restart -- [--mode ${MODES.join(',')}] [--targets ${Object.keys(TARGETS).join(',')}]
-       [--duration s] [--clients n] [--restarts n] [--drain-delay ms|off] [--out file.json] [--time-limit s] [--quiet]
+       [--duration s] [--clients n] [--restarts n] [--drain-delay ms|off] [--burners n] [--out file.json] [--time-limit s] [--quiet]
 Restarts two instances behind nginx, and node:cluster workers, under GET + POST load on 127.0.0.1,
-and counts every request's outcome. --drain-delay off: the apps close without drain.`)
+and counts every request's outcome. --drain-delay off: the apps close without drain.
+--burners n: n CPU-burning processes run beside each run.`)
   process.exit(0)
 }
 
@@ -63,6 +68,7 @@ const durationMs = seconds(args.duration, 'duration') * 1000
 const timeLimitMs = seconds(args['time-limit'], 'time-limit') * 1000
 const clients = count(args.clients, 'clients', 1, 512)
 const restarts = count(args.restarts, 'restarts', 0, 20)
+const burners = count(args.burners, 'burners', 0, 16)
 // 'off': the apps close as their entry does by default, without drain
 const drainDelay = args['drain-delay'] === 'off' ? 'off' : count(args['drain-delay'], 'drain-delay', 0, 60_000)
 for (const m of modes) if (!MODES.includes(m)) usage(`unknown mode ${m} (${MODES.join(', ')})`)
@@ -86,15 +92,18 @@ setTimeout(() => {
 const log = (s) => { if (!args.quiet) console.error(s) }
 
 const commit = git(['rev-parse', '--short', 'HEAD']) + (git(['status', '--porcelain', '--untracked-files=no']) ? '+changes' : '')
-log(`restart soak at ${commit}: ${modes.join(', ')} × ${targets.join(', ')}; ${clients} clients, ~${durationMs / 1000} s and ${restarts} restart round(s) each, drain ${drainDelay === 'off' ? 'off' : `delay ${drainDelay} ms`}`)
+log(`restart soak at ${commit}: ${modes.join(', ')} × ${targets.join(', ')}; ${clients} clients, ~${durationMs / 1000} s and ${restarts} restart round(s) each, drain ${drainDelay === 'off' ? 'off' : `delay ${drainDelay} ms`}${burners > 0 ? `, ${burners} CPU burner(s)` : ''}`)
 
 /** @type {any[]} */
 const runs = []
+const started = Date.now()
 for (const mode of modes) {
   for (const target of targets) {
     const { entry, engine } = TARGETS[/** @type {keyof typeof TARGETS} */ (target)]
     log(`${mode} ${target}`)
     const common = { entry, engine, clients, durationMs, restarts, drainDelay, log }
+    // the burners spin through the run, and end by themselves at the soak's time limit at the latest
+    const burning = burners > 0 ? startBurners(burners, timeLimitMs - (Date.now() - started)) : null
     try {
       const result = mode === 'nginx'
         ? await runNginx({ ...common, nginx: /** @type {string} */ (nginx) })
@@ -104,6 +113,8 @@ for (const mode of modes) {
     } catch (err) {
       log(`  failed: ${err instanceof Error ? err.stack : err}`)
       runs.push({ mode, target, entry, engine, restartsPlanned: restarts * 2, error: err instanceof Error ? err.message : String(err) })
+    } finally {
+      await burning?.stop()
     }
   }
 }
@@ -113,7 +124,7 @@ const report = {
   commit,
   node: process.version,
   nginx: nginx === null ? null : (spawnSync(nginx, ['-v'], { encoding: 'utf8' }).stderr ?? '').trim(),
-  options: { modes, targets, durationMs, clients, restarts, drainDelay },
+  options: { modes, targets, durationMs, clients, restarts, drainDelay, burners },
   runs
 }
 if (args.out) {
@@ -144,6 +155,6 @@ function count (v, name, min, max) {
 
 /** @param {string} message @returns {never} */
 function usage (message) {
-  console.error(`${message}\nusage: node scripts/restart/index.js [--mode nginx,cluster] [--targets ${Object.keys(TARGETS).join(',')}] [--duration s] [--clients n] [--restarts n] [--drain-delay ms|off] [--out file.json] [--time-limit s]`)
+  console.error(`${message}\nusage: node scripts/restart/index.js [--mode nginx,cluster] [--targets ${Object.keys(TARGETS).join(',')}] [--duration s] [--clients n] [--restarts n] [--drain-delay ms|off] [--burners n] [--out file.json] [--time-limit s]`)
   process.exit(64)
 }

@@ -32,10 +32,12 @@ export function findNginx () {
  * - `keepalive_timeout 4s`, below the app's keepAliveTimeout (5 s): nginx,
  *   not the app, closes an idle upstream connection, so nginx never sends a
  *   request on a connection the app is closing at that moment.
- * - `proxy_next_upstream error timeout` (nginx's default): a request that
- *   could not be sent (connection refused while an instance restarts) goes
- *   to the other instance; a POST already sent is not sent twice, since
- *   non_idempotent is not in the list.
+ * - `proxy_next_upstream error timeout` (nginx's default, not set here): a
+ *   request that could not be sent (connection refused while an instance
+ *   restarts) goes to the other instance; a POST already sent is not sent
+ *   twice, since non_idempotent is not in the list. A GET whose connection
+ *   was reset is sent again to the other instance and counts 2xx: the
+ *   resets are in the error log (the report's nginxErrors), not hidden.
  * - `max_fails=1 fail_timeout=2s`: an instance that refused a connection
  *   is left alone for 2 s.
  * Only failures are logged (with the upstream that answered), so the access

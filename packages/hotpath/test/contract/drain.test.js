@@ -8,6 +8,10 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { once } from 'node:events'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import hotpath from '../../lib/index.js'
 import fastify from '../../lib/fastify.js'
 import { eachMode, setup, SOCKET_MODES } from '../helpers/engines.js'
@@ -212,6 +216,65 @@ eachMode('close() with drain', (mode) => {
     assert.match(res.head, /connection: close/i)
     await once(client.socket, 'close')
     await closing
+  })
+
+  // The kernel completes a handshake on its own and queues the connection
+  // until the process accepts it, and libuv accepts one per turn: closing
+  // the listener resets what waits there, requests included (a balancer
+  // answers such a POST 502). Another process opens the connections and
+  // sends a request on each while this one is busy, so they all wait in the
+  // queue when close() begins.
+  // Without drain too: their clients sent the request before close(), as on
+  // a connection open then, and hotpath/fastify (as Fastify) reset them.
+  for (const drain of [true, false]) test(`connections waiting in the listener's queue when close() begins are served, not reset (drain: ${drain})`, { skip: process.platform !== 'linux' && 'the queue is read from /proc/net/tcp (Linux)' }, async () => {
+    const app = hotpath({ engine: mode, drain, logger: false })
+    app.post('/items', async (req) => ({ got: /** @type {any} */ (req.body).n }))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = app.server.address().port
+    const dir = mkdtempSync(join(tmpdir(), 'hotpath-drain-queue-'))
+    const marker = join(dir, 'sent')
+    const count = 20
+    // the child connects, sends, writes the marker, then reports each outcome
+    const child = spawn(process.execPath, ['-e', `
+      const net = require('node:net'), fs = require('node:fs')
+      const outcomes = []
+      let sent = 0
+      process.once('message', () => {
+        for (let i = 0; i < ${count}; i++) {
+          const body = JSON.stringify({ n: i })
+          const s = net.connect(${port}, '127.0.0.1', () => {
+            s.write('POST /items HTTP/1.1\\r\\nHost: a\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + body.length + '\\r\\n\\r\\n' + body, () => {
+              if (++sent === ${count}) fs.writeFileSync(${JSON.stringify(marker)}, '')
+            })
+          })
+          let got = ''
+          let error = null
+          s.on('data', (d) => { got += d })
+          s.on('error', (err) => { error = err.code })
+          s.on('close', () => {
+            const status = /^HTTP\\/1\\.1 (\\d+)/.exec(got)
+            outcomes.push(error ?? (status ? status[1] + (got.includes('{"got":' + i + '}') ? '' : ' wrong body') : 'closed unanswered'))
+            if (outcomes.length === ${count}) process.send(outcomes, () => process.exit(0))
+          })
+        }
+      })
+      process.send('ready')
+    `], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    try {
+      await once(child, 'message')
+      child.send('go')
+      // busy until every request is sent: the connections wait in the queue
+      const end = Date.now() + 10_000
+      while (!existsSync(marker) && Date.now() < end) {}
+      assert.ok(existsSync(marker), 'the child sent its requests')
+      const closing = app.close()
+      const [outcomes] = await once(child, 'message')
+      await closing
+      assert.deepEqual(outcomes, Array(count).fill('200'))
+    } finally {
+      child.kill()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('an idle connection its client keeps is closed at its keep-alive timeout, and close() resolves', async () => {

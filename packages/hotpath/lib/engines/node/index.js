@@ -8,6 +8,7 @@ import http from '../../node-http.js'
 import { isValidHost } from '../host.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
+import { closeListener } from '../close-listener.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse } from './response.js'
@@ -76,6 +77,9 @@ function clientErrorCode (err) {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'HP_ERR_REQUEST_TIMEOUT']
   return [400, 'HP_ERR_BAD_REQUEST']
 }
+
+/** marks a socket accepted from the listener's queue once close() (without drain) began */
+const kQueued = Symbol('hotpath.queued')
 
 /** ms an open connection may still bring a request once close() began */
 const CLOSE_IDLE_MS = 500
@@ -232,7 +236,9 @@ export function createNodeEngine (options) {
     const handler = core.handler
     if (handler === null) return refuse(res, errorAnswer('HP_ERR_NOT_READY'))
     if (state.closing) {
-      if (return503) {
+      // a connection accepted from the listener's queue after close() began
+      // (../close-listener.js): its client sent the request before close
+      if (return503 && /** @type {any} */ (req.socket)[kQueued] !== true) {
         refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
         if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
         return
@@ -251,6 +257,21 @@ export function createNodeEngine (options) {
   }
   server.on('request', hotpath)
 
+  /**
+   * drain: the open connections, which a draining close() holds (stops
+   * reading) while it accepts the listener's queue (../close-listener.js);
+   * over TCP only (a TLS socket is read by its TLS layer)
+   * @type {Set<import('node:net').Socket>}
+   */
+  const sockets = new Set()
+  const holdable = options.drain === true && !options.https
+  if (holdable) {
+    server.on('connection', (socket) => {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+    })
+  }
+
   return {
     server,
     setHandler (handler) {
@@ -260,11 +281,13 @@ export function createNodeEngine (options) {
       return listenServer(server, opts)
     },
     close () {
-      state.closing = true
-      state.closeBusy = options.forceCloseConnections === 'idle' || options.forceCloseConnections === true || options.drain === true
+      const draining = options.drain === true && options.forceCloseConnections !== true && server.listening
+      // drain: until the listener closes, the server serves as before (see below)
+      state.closing = !draining
+      state.closeBusy = !draining && (options.forceCloseConnections === 'idle' || options.forceCloseConnections === true || options.drain === true)
       return new Promise((resolve) => {
         if (!server.listening) return resolve()
-        if (options.drain === true && options.forceCloseConnections !== true) {
+        if (draining) {
           // drain: the server's close, without node:http's closing of the
           // idle keep-alive sockets, whose clients may be sending a request
           // on them. Each busy one ends after its answer (Connection:
@@ -273,13 +296,34 @@ export function createNodeEngine (options) {
           // the last is gone.
           const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
           grace.unref()
-          const closeIdle = server.closeIdleConnections
-          server.closeIdleConnections = noop
-          server.close(() => {
-            clearTimeout(grace)
-            resolve()
+          // The listener closes once the connections the kernel queued for
+          // it are accepted (../close-listener.js), each then served; until
+          // then answers keep the connection open, since each that said
+          // Connection: close would have its client open a new one here.
+          /** @type {import('node:net').Socket[]} the sockets held (not those node:http paused itself) */
+          const held = []
+          /** @param {import('node:net').Socket} socket */
+          const hold = (socket) => {
+            if (!holdable || socket.destroyed || socket.isPaused()) return
+            socket.pause()
+            held.push(socket)
+          }
+          closeListener(server, {
+            close () {
+              state.closing = true
+              state.closeBusy = true
+              const closeIdle = server.closeIdleConnections
+              server.closeIdleConnections = noop
+              server.close(() => {
+                clearTimeout(grace)
+                resolve()
+              })
+              server.closeIdleConnections = closeIdle
+            },
+            hold () { for (const socket of sockets) hold(socket) },
+            holdNew: hold,
+            release () { for (const socket of held) if (!socket.destroyed) socket.resume() }
           })
-          server.closeIdleConnections = closeIdle
           return
         }
         // server.close() stops accepting and (node ≥ 19) closes idle
@@ -291,10 +335,36 @@ export function createNodeEngine (options) {
         if (options.forceCloseConnections === true) server.closeAllConnections()
         const grace = setTimeout(() => server.closeAllConnections(), options.closeGraceTimeout ?? 10_000)
         grace.unref()
+        // The listener closes once the connections the kernel queued for it
+        // are accepted (../close-listener.js), as with drain: closing it
+        // resets them, requests included. Those are held until it has
+        // closed, then served (not refused: their clients sent the request
+        // before close), with Connection: close; the connections open
+        // before close() are closed or refused as below, at once.
+        /** @type {import('node:net').Socket[]} */
+        const queued = []
+        /** @param {() => void} closeServer */
+        const closeListenerThen = (closeServer) => options.forceCloseConnections === true ? closeServer() : closeListener(server, {
+          close: closeServer,
+          hold: noop,
+          holdNew (socket) {
+            /** @type {any} */ (socket)[kQueued] = true
+            socket.pause()
+            queued.push(socket)
+          },
+          release () { for (const socket of queued) if (!socket.destroyed) socket.resume() }
+        })
         if (options.forceCloseConnections === 'idle') {
-          server.close(() => {
-            clearTimeout(grace)
-            resolve()
+          server.closeIdleConnections()
+          closeListenerThen(() => {
+            // the idle ones were closed above; those accepted since are not
+            const closeIdle = server.closeIdleConnections
+            server.closeIdleConnections = noop
+            server.close(() => {
+              clearTimeout(grace)
+              resolve()
+            })
+            server.closeIdleConnections = closeIdle
           })
           return
         }
@@ -307,16 +377,18 @@ export function createNodeEngine (options) {
         // and those still idle are closed then. A busy one keeps its
         // connection, as on node:http, and is closed once idle, at the
         // next of these sweeps.
-        const closeIdle = server.closeIdleConnections
-        server.closeIdleConnections = noop
         const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_IDLE_MS)
         sweep.unref()
-        server.close(() => {
-          clearTimeout(grace)
-          clearInterval(sweep)
-          resolve()
+        closeListenerThen(() => {
+          const closeIdle = server.closeIdleConnections
+          server.closeIdleConnections = noop
+          server.close(() => {
+            clearTimeout(grace)
+            clearInterval(sweep)
+            resolve()
+          })
+          server.closeIdleConnections = closeIdle
         })
-        server.closeIdleConnections = closeIdle
       })
     }
   }

@@ -64,6 +64,8 @@ export class Connection {
     this.stopped = false
     /** no new request will be read on this connection */
     this.closing = false
+    /** accepted from the listener's queue after close() began: its request is served (Connection: close), not refused */
+    this.queued = false
     /** incoming bytes are dropped (after a rejected or abandoned request) */
     this.discard = false
     /** the socket is gone or was handed to someone else */
@@ -217,7 +219,7 @@ export class Connection {
     // last: answered 503, or served, with Connection: close (those in
     // flight before keep theirs, as on node:http)
     if (engine.closing) {
-      if (engine.return503OnClosing) {
+      if (engine.return503OnClosing && !this.queued) {
         writeError(this, res, 'HP_ERR_SERVER_CLOSING', true)
         if (engine.onClosingRefusal !== null) engine.onClosingRefusal()
         return

@@ -6,13 +6,14 @@
 
 import net from 'node:net'
 import { Connection } from './connection.js'
-import { P_HEAD, P_IDLE } from './states.js'
+import { P_HEAD, P_IDLE, PAUSE_ACCEPT } from './states.js'
 import { tick } from './timers.js'
 import { resolveLimits, TICK_MS, CLOSE_IDLE_MS } from './limits.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { httpServerPrototype, emitRequest, continueIntoCore } from '../server-emit.js'
 import { CLOSE_LINES } from './writer.js'
+import { closeListener } from '../close-listener.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -136,9 +137,9 @@ export class WireEngine {
    * @param {boolean} encrypted
    */
   accept (socket, encrypted) {
-    // a connection the listener took in the turn it closed: drained, its
-    // request is served (with Connection: close), not reset
-    if (this.closing && !this.drain) {
+    // a connection the listener took in the turn it closed (after
+    // close() had closed it): destroyed
+    if (this.closing && !this.drain && !this.server.listening) {
       socket.destroy()
       return
     }
@@ -146,6 +147,9 @@ export class WireEngine {
     if (this.tcpKeepAlive) socket.setKeepAlive(true, this.tcpKeepAliveDelay)
     if (this.socketTimeout > 0) socket.setTimeout(this.socketTimeout, onSocketTimeout)
     const conn = new Connection(this, socket, encrypted)
+    // waiting in the listener's queue when close() began (without drain):
+    // its client sent its request before close, as on a connection open then
+    if (this.closing && !this.drain) conn.queued = true
     setConn(socket, conn)
     this.connections.add(conn)
     socket.on('data', onData)
@@ -241,7 +245,12 @@ export class WireEngine {
 
   /** @returns {Promise<void>} */
   close () {
-    this.closing = true
+    // drain: the listener closes once the connections the kernel queued
+    // for it are accepted (../close-listener.js); until then the engine
+    // serves as before, keep-alive included, since every answer that said
+    // Connection: close would have its client open a new connection here
+    const draining = this.drain && this.forceCloseConnections !== true && this.server.listening
+    this.closing = !draining
     return new Promise((resolve) => {
       // Connections still open after the grace period (a stream that never
       // ends, a client that never reads) are destroyed.
@@ -251,14 +260,13 @@ export class WireEngine {
         clearTimeout(grace)
         resolve()
       }
-      if (this.server.listening) this.server.close(done)
       // done too once the last connection wire manages is gone: net's
       // close() also waits for sockets handed to 'upgrade' listeners, and
       // is not called when code outside the app listened on app.server
       // and closed it already (supertest)
       this.whenNoConnections = done
       const force = this.forceCloseConnections
-      this.closeBusy = force !== false || this.drain
+      this.closeBusy = force !== false || (this.drain && !draining)
       for (const conn of this.connections) {
         // drain: nothing is closed here. An answer not yet written says
         // Connection: close (closeBusy) and ends its connection; one whose
@@ -279,6 +287,31 @@ export class WireEngine {
         else if (force === false && !conn.idle) continue
         else if (!conn.idle || conn.phase === P_HEAD || (force === false && conn.phase === P_IDLE && this.clock - conn.since < CLOSE_IDLE_MS)) conn.closing = true
         else conn.destroy()
+      }
+      if (this.server.listening && force !== true) {
+        // the listener closes once the connections the kernel queued for
+        // it are accepted (../close-listener.js), with drain or without;
+        // close() resolves once it has closed and the last connection is gone
+        const whenNoConnections = this.whenNoConnections
+        this.whenNoConnections = null
+        closeListener(this.server, {
+          close: () => {
+            this.closing = true
+            if (draining) this.closeBusy = true
+            this.whenNoConnections = whenNoConnections
+            this.server.close(done)
+          },
+          // without drain the connections open before close() are closed
+          // or refused as above, at once; only those accepted since are held
+          hold: () => { if (draining) for (const conn of this.connections) conn.pause(PAUSE_ACCEPT) },
+          holdNew: (socket) => /** @type {Connection | undefined} */ (/** @type {any} */ (socket)[kConn])?.pause(PAUSE_ACCEPT),
+          release: () => {
+            for (const conn of this.connections) conn.resume(PAUSE_ACCEPT)
+            this.maybeClosed()
+          }
+        })
+      } else if (this.server.listening) {
+        this.server.close(done)
       }
       this.maybeClosed()
     })

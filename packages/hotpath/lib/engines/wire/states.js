@@ -12,6 +12,7 @@ export const P_LINGER = 4 // we half-closed; draining what the client still send
 export const PAUSE_PIPELINE = 1 // too many responses owed (./response-queue.js)
 export const PAUSE_WRITE = 2 // the socket does not take more (./output.js)
 export const PAUSE_BODY = 4 // a body nobody reads yet is over its buffer (./request-body.js)
+export const PAUSE_ACCEPT = 8 // held while a draining close() accepts the listener's queue (../close-listener.js)
 
 // The parser's state: a head, a Content-Length body, the parts of a chunked
 // body, or dead after a rejection.

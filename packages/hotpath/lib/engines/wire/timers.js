@@ -5,7 +5,7 @@
 // half-closed. The application's own time is not watched here: the core's
 // request timeout bounds it.
 import { errorAnswer } from '../../reply/error-body.js'
-import { P_HEAD, P_BODY, P_BUSY, P_IDLE, P_LINGER } from './states.js'
+import { P_HEAD, P_BODY, P_BUSY, P_IDLE, P_LINGER, PAUSE_ACCEPT } from './states.js'
 import { send, handOffClientError } from './output.js'
 import { abortBody, engineError } from './request-body.js'
 import { errorResponse } from './writer.js'
@@ -42,6 +42,8 @@ export function tick (engine) {
         }
         break
       case P_IDLE:
+        // held while close() accepts the listener's queue: its request may be waiting unread
+        if ((conn.paused & PAUSE_ACCEPT) !== 0) break
         if (engine.clock - conn.since > engine.limits.keepAliveTimeout || (engine.closing && !engine.drain && engine.clock - conn.since >= CLOSE_IDLE_MS)) timeout(conn)
         // idle through a whole tick: let go of what only a request needs
         // (Connection#sleep), here rather than at each answer, so that
