@@ -315,12 +315,25 @@ function afterThisTurn () {
   return new Promise((resolve) => nextTurn(resolve))
 }
 
+/**
+ * process.nextTick as it is now: Fastify's boot (avvio) goes through it,
+ * so a test that fakes it and advances the clock (FakeTimers'
+ * shouldAdvanceTime) sees the clock move before ready() resolves, and
+ * what node's streams queued on the faked tick meanwhile (the test
+ * runner's report) runs then, as on Fastify.
+ * @returns {Promise<void>}
+ */
+function afterNextTick () {
+  return new Promise((resolve) => process.nextTick(resolve))
+}
+
 /** @param {Core} core */
 export async function doReady (core) {
   // The boot takes a turn of the event loop before it starts, as Fastify's
   // (avvio) does: routes, hooks and plugins added in the turn that called
   // ready() or listen() (a test file's first tests) are still taken.
   await afterThisTurn()
+  await afterNextTick()
   core.loadTree.start = Date.now()
   try {
     await loadPlugins(core, core.root)

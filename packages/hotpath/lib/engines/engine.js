@@ -124,7 +124,9 @@
  * @property {<T>(listener: (arg: T, error: Error | null) => void, arg: T) => void} onEnd
  *   listener(arg, null) once the response is fully handed to the socket;
  *   listener(arg, err) if the connection closed before that (client abort,
- *   timeout). Called exactly once; asked after the end, at once, the way
+ *   timeout; `connectionTimedOut()` when the connection's idle timeout,
+ *   `connectionTimeout`, ended it: the route's onTimeout hooks run, as
+ *   Fastify runs them on the socket's 'timeout'). Called exactly once; asked after the end, at once, the way
  *   the response ended. `arg` is the core's own object (the reply), so the
  *   listener is a module-level function and nothing is stored on `res`.
  * @property {(owner: import('./compat.js').Owner) => any} compat
@@ -205,6 +207,14 @@ export {}
  * @property {boolean} [readableAll] a Unix socket any user may read
  * @property {boolean} [writableAll] a Unix socket any user may write
  */
+
+/**
+ * What onEnd reports when the connection's idle timeout (`connectionTimeout`,
+ * node:http's `server.timeout`) ended it before the response was written.
+ */
+export function connectionTimedOut () {
+  return Object.assign(new Error('Connection timed out before the response was sent'), { code: 'ETIMEDOUT' })
+}
 
 /**
  * node:net's listen options from the app's. As in node:net (and Fastify,

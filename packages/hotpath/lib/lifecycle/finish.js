@@ -41,6 +41,9 @@ export function onFinished (reply, error) {
     reply._aborted = true
     if (!reply._done) markDone(reply)
     abortSignal(req, error)
+    // the connection's idle timeout (connectionTimeout) ended it: Fastify
+    // runs onTimeout on the socket's 'timeout', before the abort
+    if (route.onTimeout !== null && /** @type {any} */ (error).code === 'ETIMEDOUT') runDetached(route.onTimeout, route.instance, req, reply)
     if (route.onRequestAbort !== null) runDetached(route.onRequestAbort, route.instance, req, reply)
     if (app.logger !== null && app.logRequests && (app.skipRequestLog === null || !app.skipRequestLog(req))) req.log.info({ req: requestFields(req), responseTime: elapsed(reply) }, 'request aborted by the client')
     return

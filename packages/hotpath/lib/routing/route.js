@@ -294,7 +294,7 @@ export class Route {
     // (a logController decides on its own which requests it logs)
     const controlled = this.app.logController !== null
     this.logIncoming = this.logger !== null && (controlled || (this.app.logRequests && this.app.fastifyLogs))
-    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || (this.app.logger !== null && (controlled || this.app.logRequests)) || this.handlerTimeout > 0
+    this.trackFinish = this.onResponse !== null || this.onRequestAbort !== null || this.onTimeout !== null || (this.app.logger !== null && (controlled || this.app.logRequests)) || this.handlerTimeout > 0
     // what runs at the end (onResponse hooks: metrics) reads reply.elapsedTime,
     // as the log line does; a route with neither skips the clock read
     this.timesReply = this.app.logger !== null || this.trackFinish

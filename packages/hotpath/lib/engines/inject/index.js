@@ -7,6 +7,17 @@ import { randomUUID } from 'node:crypto'
 import { InjectRequest, InjectResponse } from './records.js'
 import { requestHead, rawLines } from './options.js'
 import { httpServerPrototype, originalEmit, emitRequest, continueIntoCore } from '../server-emit.js'
+import { loadModule } from '../../require.js'
+
+/**
+ * The process's first inject() requires node:http, as Fastify's does (it
+ * loads light-my-request then, which requires it): an instrumentation
+ * that patches node:http when it is required (require-in-the-middle:
+ * OpenTelemetry's instrumentation-http, APM agents) and was enabled after
+ * hotpath loaded patches it there, and sees the requests that come after
+ * (../server-emit.js), on Fastify and here alike.
+ */
+let httpRequired = false
 
 /** @typedef {import('./records.js').InjectResult} InjectResult */
 
@@ -57,6 +68,10 @@ export class InjectEngine {
    * @returns {Promise<InjectResult>}
    */
   request (options) {
+    if (!httpRequired) {
+      httpRequired = true
+      loadModule('node:http')
+    }
     const handler = this.handler
     if (handler === null) return Promise.reject(new Error('the inject engine has no handler yet (ready() gives it one)'))
     const opts = typeof options === 'string' ? { url: options } : options ?? {}

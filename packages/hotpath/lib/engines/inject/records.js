@@ -335,15 +335,18 @@ export class InjectResponse {
       this.endArg = null
       queueMicrotask(() => listener(arg, null))
     }
+    // On the next tick, as light-my-request resolves: what the request
+    // queued for it runs first (a log stream that calls back on the next
+    // tick has written the completion line when inject() resolves)
     const compat = this.compatRes
     if (compat === null || compat.ended) {
-      this.resolve(result)
+      process.nextTick(this.resolve, result)
       return
     }
     // As light-my-request does, the result comes after the response's
     // 'finish': what a middleware does on it (morgan's line) has happened
     // when inject() resolves.
-    compat.once('close', () => this.resolve(result))
+    compat.once('close', () => process.nextTick(this.resolve, result))
     compat.finish(null)
   }
 

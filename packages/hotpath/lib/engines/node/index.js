@@ -11,7 +11,7 @@ import { listenServer } from '../engine.js'
 import { closeListener } from '../close-listener.js'
 import { errorAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
-import { NodeResponse } from './response.js'
+import { NodeResponse, timedOut } from './response.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { continueIntoCore, notRoutedAgain } from '../server-emit.js'
 
@@ -130,6 +130,12 @@ export function createNodeEngine (options) {
   // cover slow clients).
   server.maxRequestsPerSocket = options.maxRequestsPerSocket ?? 0
   server.timeout = options.connectionTimeout ?? 0
+  // node:http destroys a socket idle past server.timeout (its own 'timeout'
+  // listener comes first): the response in flight learns why (onEnd's
+  // error; the route's onTimeout hooks run)
+  server.on(options.https ? 'secureConnection' : 'connection', (/** @type {import('node:net').Socket} */ socket) => {
+    if (server.timeout > 0) socket.on('timeout', onSocketTimeout)
+  })
   const requireHost = options.requireHostHeader ?? true
   // drain (the `drain` option): a request on an open connection is served, never refused
   const return503 = options.drain === true ? false : options.return503OnClosing ?? true
@@ -392,4 +398,12 @@ export function createNodeEngine (options) {
       })
     }
   }
+}
+
+/** @this {import('node:net').Socket} */
+function onSocketTimeout () {
+  // left open: a 'timeout' listener of the request's, response's or server's took it
+  if (!this.destroyed) return
+  const res = /** @type {any} */ (this)._httpMessage
+  if (res instanceof NodeResponse) timedOut(res)
 }

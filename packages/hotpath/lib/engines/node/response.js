@@ -8,6 +8,7 @@ import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
 import { acceptAssignments } from '../assignable.js'
 import { endSource } from '../source.js'
+import { connectionTimedOut } from '../engine.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
@@ -147,6 +148,22 @@ function onResClose () {
   this.endListener = null
   this.endArg = null
   listener(arg, this.writableFinished ? null : abortError())
+}
+
+/**
+ * node:http destroyed the response's socket, idle past server.timeout
+ * (./index.js): the listener hears it now, in the socket's 'timeout'
+ * event, before the client sees the socket close (the route's onTimeout
+ * hooks run here, as Fastify runs them on the socket's 'timeout').
+ * @param {NodeResponse} res
+ */
+export function timedOut (res) {
+  const listener = res.endListener
+  if (listener === null || res.writableFinished) return
+  const arg = res.endArg
+  res.endListener = null
+  res.endArg = null
+  listener(arg, connectionTimedOut())
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/

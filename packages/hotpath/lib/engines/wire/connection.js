@@ -27,6 +27,7 @@ import { updatePhase } from './timers.js'
 import { endSource } from '../source.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { originalEmit, listenersAreOnly } from '../server-emit.js'
+import { connectionTimedOut } from '../engine.js'
 
 /** @typedef {import('./request.js').WireRequest} WireRequest */
 /** @typedef {import('./index.js').WireEngine} WireEngine */
@@ -71,6 +72,8 @@ export class Connection {
     /** the socket is gone or was handed to someone else */
     this.detached = false
     this.ended = false
+    /** the idle timeout (connectionTimeout) ended it: what is in flight is told so (onTimeout) */
+    this.timedOut = false
     /** a response that closes the connection went out: nothing more is written */
     this.closedWrite = false
     /** @type {WireResponse[]} responses not finished yet, in request order (the shared empty one while asleep) */
@@ -361,7 +364,7 @@ export class Connection {
       this.current = null
       if (!req.complete) abortBody(this, req)
     }
-    const err = connectionClosed()
+    const err = this.timedOut ? connectionTimedOut() : connectionClosed()
     const queue = this.queue
     this.queue = []
     for (const res of queue) {

@@ -383,7 +383,10 @@ function keepAliveLines (keepAliveTimeout) {
 
 /**
  * A socket idle past server.timeout: to the server's 'timeout' listeners
- * when it has any, as node:http does; destroyed otherwise.
+ * when it has any, as node:http does; destroyed otherwise, and what is in
+ * flight on it told so now, before the client sees the socket close (the
+ * routes' onTimeout hooks run here, as Fastify runs them on the socket's
+ * 'timeout').
  * @this {import('node:net').Socket}
  */
 function onSocketTimeout () {
@@ -391,7 +394,11 @@ function onSocketTimeout () {
   if (conn === undefined) return
   const server = conn.engine.appServer
   if (server.listenerCount('timeout') > 0) server.emit('timeout', this)
-  else this.destroy()
+  else {
+    conn.timedOut = true
+    conn.onClose()
+    this.destroy()
+  }
 }
 
 /**

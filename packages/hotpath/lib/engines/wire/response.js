@@ -134,7 +134,12 @@ export class WireResponse {
       const arg = this.endArg
       this.endListener = null
       this.endArg = null
-      listener(arg, err)
+      // Written: on the next tick, as node:http's 'finish' comes after the
+      // socket write. The code that sent the reply (a handler, the hook
+      // whose done() went on to it) has returned when onResponse runs, as
+      // on Fastify and on the node engine.
+      if (err === null) process.nextTick(listener, arg, null)
+      else listener(arg, err)
     }
     if (err === null && compat !== null) compat.finish(err)
   }
