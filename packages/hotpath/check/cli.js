@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync, readFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { createRequire } from 'node:module'
 import { runSuite } from './run.js'
 import { compare, renderText, renderJson } from './compare.js'
 import { checkEntry, renderEntry } from './entry.js'
@@ -71,6 +72,8 @@ export async function check (argv) {
   const keepReporters = passesReporters(cwd, positionals)
   const common = { command, args, cwd, keepReporters, timeoutMs: timeout * 1000, verbose: values.verbose, logDir }
 
+  const installed = installedFastify(cwd)
+  if (installed !== 'fastify') process.stderr.write(`hotpath check: ${installed}: the first run may not be on Fastify\n`)
   process.stderr.write(`hotpath check: running \`${commandLine}\` on Fastify…\n`)
   const fastify = await runSuite({ ...common, label: 'Fastify' })
   progress(fastify)
@@ -95,6 +98,21 @@ export async function check (argv) {
   process.stdout.write(text)
   if (values.json !== undefined) writeFileSync(resolve(cwd, values.json), JSON.stringify(json, null, 2) + '\n')
   return comparisons.some((c) => c.regressed) || entryDiffers ? 1 : 0
+}
+
+/**
+ * What `fastify` is where the command runs: 'fastify', or what else it is
+ * (hotpath-fastify installed under its name, or nothing).
+ * @param {string} cwd
+ */
+function installedFastify (cwd) {
+  try {
+    const file = createRequire(join(cwd, 'package.json')).resolve('fastify/package.json')
+    const { name, version } = JSON.parse(readFileSync(file, 'utf8'))
+    return name === 'fastify' ? 'fastify' : `\`fastify\` here is ${name}@${version}, not Fastify`
+  } catch {
+    return '`fastify` is not installed here'
+  }
 }
 
 /** @param {import('./run.js').Run} run */
