@@ -423,6 +423,7 @@ export async function doClose (core) {
   core.draining = false
   core.backgroundCompile.stop()
   for (const hook of core.appHooks.preClose) await hook()
+  core.closing = true
   await core.engine.close()
   core.address = null
   core.inFlight.stop()

@@ -11,6 +11,7 @@ import { InFlight } from '../lifecycle/in-flight.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
 import { RouteTable } from '../routing/route-table.js'
 import { DEFAULT_ENGINE, createEngine, isEngineName } from '../engines/index.js'
+import { closingAnswer } from '../reply/error-body.js'
 import { InjectEngine } from '../engines/inject/index.js'
 import { createFactoryEngine } from '../engines/node/factory.js'
 import { LoadMonitor } from './load-monitor.js'
@@ -163,6 +164,7 @@ export class Core {
       keepAliveInitialDelay: http.keepAliveInitialDelay ?? 0,
       nodeServerOptions: http.nodeServer,
       return503OnClosing: options.return503OnClosing ?? true,
+      closingAnswer: closingAnswer(this.fastifyErrors),
       clientErrorHandler: clientErrorHandler === undefined ? undefined : (err, socket) => clientErrorHandler.call(this.root.instance, err, socket),
       ...(engineName === 'h2' ? { http2ServerOptions: options.http ?? undefined, http2SessionTimeout: sessionTimeout } : {})
     }
@@ -173,7 +175,7 @@ export class Core {
      * settings resolved (./initial-config.js); hotpath/fastify builds it
      * again from the options as given, with Fastify's defaults
      */
-    const { requireHostHeader, connectionsCheckingInterval, noDelay: _noDelay, keepAlive: _keepAlive, keepAliveInitialDelay: _keepAliveInitialDelay, nodeServerOptions: _nodeServerOptions, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, http2ServerOptions: _http2ServerOptions, ...limits } = this.engineOptions
+    const { closingAnswer: _closingAnswer, requireHostHeader, connectionsCheckingInterval, noDelay: _noDelay, keepAlive: _keepAlive, keepAliveInitialDelay: _keepAliveInitialDelay, nodeServerOptions: _nodeServerOptions, return503OnClosing, clientErrorHandler: _clientErrorHandler, onClosingRefusal: _onClosingRefusal, drain: _drain, http2ServerOptions: _http2ServerOptions, ...limits } = this.engineOptions
     /** hotpath's settings in initialConfig beside Fastify's options */
     this.ownConfig = {
       jsonDepthLimit: this.jsonDepthLimit,
@@ -326,6 +328,8 @@ export class Core {
     this.closePromise = null
     /** close() has begun and the drain delay runs: the app still serves, injected requests too */
     this.draining = false
+    /** the engine is closing: a request routed by app.routing() (an 'upgrade' listener's) is refused 503, as the engines refuse one */
+    this.closing = false
     /** @type {import('node:net').AddressInfo | string | null} the address listened at (a path for a Unix socket) */
     this.address = null
     /** true from listen() until it fails: a second listen() is refused at once */

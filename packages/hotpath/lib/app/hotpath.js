@@ -9,6 +9,7 @@ import { buildSchemaController } from '../routing/schema-controller.js'
 /** @typedef {import('./context.js').Context} Context */
 import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
+import { closingAnswer } from '../reply/error-body.js'
 import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
@@ -993,8 +994,20 @@ export class Hotpath {
    * @param {import('node:http').ServerResponse} res
    */
   routing (req, res) {
-    const handler = this._core.handler
+    const core = this._core
+    const handler = core.handler
     if (handler === null) throw createError('HP_ERR_NOT_READY')
+    // once close() has begun, a request routed here (@fastify/websocket's
+    // upgrade requests) is refused as the engines refuse one that arrives
+    // then (return503OnClosing, not with drain), as Fastify's routing does
+    const options = core.engineOptions
+    if (core.closing && options.return503OnClosing !== false && options.drain !== true && typeof res?.writeHead === 'function') {
+      const answer = options.closingAnswer ?? closingAnswer(false)
+      res.writeHead(answer.status, { 'content-type': answer.type, 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
+      res.end(answer.body)
+      if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
+      return
+    }
     handler(foreignRequest(req), foreignResponse(res))
   }
 

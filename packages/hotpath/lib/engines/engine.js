@@ -166,6 +166,8 @@
  * @property {number} [keepAliveInitialDelay]
  * @property {Record<string, unknown>} [nodeServerOptions] node: the rest of Fastify's `http` option, handed to
  *   http.createServer (joinDuplicateHeaders, insecureHTTPParser…)
+ * @property {{ status: number, code: string, body: string, type: string }} [closingAnswer] what such a request
+ *   is answered: hotpath's body, or Fastify's (errorFormat 'fastify'), with its Content-Type
  * @property {boolean} [return503OnClosing] false: a request that arrives once close() has begun is served,
  *   its response with Connection: close, rather than answered 503 (default true)
  * @property {(err: Error, socket: import('node:net').Socket) => void} [clientErrorHandler] answers a request the

@@ -47,9 +47,23 @@ export function errorBody (err, status, exposeAll = false) {
  * (a malformed request, a timeout, shutting down) and the core's fixed ones.
  * @param {string} code  an HP_ERR_* code
  * @param {...(string | number)} args  the message's %s values
- * @returns {{ status: number, code: string, body: string }}
+ * @returns {{ status: number, code: string, body: string, type?: string }}  (type: its Content-Type, when not JSON's with charset)
  */
 export function errorAnswer (code, ...args) {
   const err = createError(code, ...args)
   return { status: err.statusCode, code, body: JSON.stringify(errorBody(err, err.statusCode)) }
+}
+
+/**
+ * The answer to a request that arrives once close() has begun
+ * (return503OnClosing), from the engines and app.routing(): hotpath's, or,
+ * under errorFormat 'fastify', the fixed body and type of Fastify's route
+ * handler.
+ * @param {boolean} fastify
+ * @returns {{ status: number, code: string, body: string, type: string }}
+ */
+export function closingAnswer (fastify) {
+  const answer = errorAnswer('HP_ERR_SERVER_CLOSING')
+  if (!fastify) return { ...answer, type: 'application/json; charset=utf-8' }
+  return { ...answer, type: 'application/json', body: '{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}' }
 }

@@ -7,7 +7,7 @@
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { isValidHost } from '../host.js'
-import { errorAnswer } from '../../reply/error-body.js'
+import { errorAnswer, closingAnswer } from '../../reply/error-body.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { createWireEngine } from '../wire/index.js'
 import { continueIntoCore, listenersAreOnly } from '../server-emit.js'
@@ -72,12 +72,12 @@ function headerListSize (raw) {
 /**
  * Answers a stream no handler may see with the JSON body of its code.
  * @param {H2StreamResponse} res
- * @param {{ status: number, code: string, body: string }} answer
+ * @param {{ status: number, code: string, body: string, type?: string }} answer
  */
 function refuse (res, answer) {
   const req = res.req
   publishRejected(answer.status, answer.code, req.method, req.url, req.socket.remoteAddress)
-  res.respond(answer.status, { 'content-type': 'application/json; charset=utf-8' }, answer.body)
+  res.respond(answer.status, { 'content-type': answer.type ?? 'application/json; charset=utf-8' }, answer.body)
 }
 
 /**
@@ -251,7 +251,7 @@ export function createH2Engine (options) {
         const invalid = invalidAuthority(headers, requireHost)
         if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
         if (state.closing && return503) {
-          refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+          refuse(res, options.closingAnswer ?? closingAnswer(false))
           if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
           return
         }

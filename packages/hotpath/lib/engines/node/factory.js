@@ -6,7 +6,7 @@
 // (../foreign.js); `req.raw` and `reply.raw` are the objects the server
 // made. close() closes the server only if listen() opened it.
 import { listenServer } from '../engine.js'
-import { errorAnswer } from '../../reply/error-body.js'
+import { errorAnswer, closingAnswer } from '../../reply/error-body.js'
 import { foreignRequest, foreignResponse } from '../foreign.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 
@@ -27,9 +27,9 @@ export function createFactoryEngine (options, factory, appOptions) {
     const response = /** @type {any} */ (foreignResponse(res))
     response.engineState = state
     if (handler === null || (state.closing && return503)) {
-      const answer = errorAnswer(handler === null ? 'HP_ERR_NOT_READY' : 'HP_ERR_SERVER_CLOSING')
+      const answer = handler === null ? errorAnswer('HP_ERR_NOT_READY') : options.closingAnswer ?? closingAnswer(false)
       publishRejected(answer.status, answer.code, req.method, req.url, req.socket?.remoteAddress)
-      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
+      res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
       res.end(answer.body)
       return
     }

@@ -9,7 +9,7 @@ import { isValidHost } from '../host.js'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { closeListener } from '../close-listener.js'
-import { errorAnswer } from '../../reply/error-body.js'
+import { errorAnswer, closingAnswer } from '../../reply/error-body.js'
 import { NodeRequest } from './request.js'
 import { NodeResponse, timedOut } from './response.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
@@ -47,12 +47,12 @@ function invalidHost (req, requireHost) {
  * Answers a request no handler may see with the JSON body of its code, and
  * closes the connection.
  * @param {import('node:http').ServerResponse} res
- * @param {{ status: number, code: string, body: string }} answer
+ * @param {{ status: number, code: string, body: string, type?: string }} answer
  */
 function refuse (res, answer) {
   const req = res.req
   publishRejected(answer.status, answer.code, req.method, req.url, req.socket.remoteAddress)
-  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
+  res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), connection: 'close' })
   res.end(answer.body)
 }
 
@@ -245,7 +245,7 @@ export function createNodeEngine (options) {
       // a connection accepted from the listener's queue after close() began
       // (../close-listener.js): its client sent the request before close
       if (return503 && /** @type {any} */ (req.socket)[kQueued] !== true) {
-        refuse(res, errorAnswer('HP_ERR_SERVER_CLOSING'))
+        refuse(res, options.closingAnswer ?? closingAnswer(false))
         if (options.onClosingRefusal !== undefined) options.onClosingRefusal()
         return
       }

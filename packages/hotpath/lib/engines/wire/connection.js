@@ -22,7 +22,7 @@ import { errorAnswer } from '../../reply/error-body.js'
 import { P_HEAD, P_BUSY, P_LINGER, PAUSE_PIPELINE, PAUSE_WRITE } from './states.js'
 import { send, flush, drainOut, handOffClientError } from './output.js'
 import { receiveBody, completeBody, abortBody, engineError } from './request-body.js'
-import { writeError, startStream } from './respond.js'
+import { writeError, startStream, writeAnswer } from './respond.js'
 import { updatePhase } from './timers.js'
 import { endSource } from '../source.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
@@ -223,7 +223,7 @@ export class Connection {
     // flight before keep theirs, as on node:http)
     if (engine.closing) {
       if (engine.return503OnClosing && !this.queued) {
-        writeError(this, res, 'HP_ERR_SERVER_CLOSING', true)
+        writeAnswer(this, res, engine.closingAnswer, true)
         if (engine.onClosingRefusal !== null) engine.onClosingRefusal()
         return
       }

@@ -14,6 +14,7 @@ import { listenServer } from '../engine.js'
 import { httpServerPrototype, emitRequest, continueIntoCore } from '../server-emit.js'
 import { CLOSE_LINES } from './writer.js'
 import { closeListener } from '../close-listener.js'
+import { closingAnswer } from '../../reply/error-body.js'
 
 /** @typedef {import('../engine.js').Engine} Engine */
 /** @typedef {import('../engine.js').EngineOptions} EngineOptions */
@@ -101,6 +102,8 @@ export class WireEngine {
     this.requireHostHeader = options.requireHostHeader ?? true
     /** false: a request that arrives during close() is served (with Connection: close) rather than answered 503 */
     this.return503OnClosing = options.drain === true ? false : options.return503OnClosing ?? true
+    /** what a request refused while closing is answered */
+    this.closingAnswer = options.closingAnswer ?? closingAnswer(false)
     /** @type {(() => void) | null} told of each request answered 503 because the engine is closing */
     this.onClosingRefusal = typeof options.onClosingRefusal === 'function' ? options.onClosingRefusal : null
     /** ms of inactivity after which a socket is destroyed (node:http's server.timeout; 0: none) */

@@ -115,10 +115,19 @@ export function writeEarlyHints (conn, res, hints) {
  * @param {boolean} close  the connection ends after it
  */
 export function writeError (conn, res, code, close) {
-  const answer = errorAnswer(code)
-  publishRejected(answer.status, code, res.req.method, res.req.url, conn.remoteAddress)
+  writeAnswer(conn, res, errorAnswer(code), close)
+}
+
+/**
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ * @param {{ status: number, code: string, body: string, type?: string }} answer
+ * @param {boolean} close
+ */
+export function writeAnswer (conn, res, answer, close) {
+  publishRejected(answer.status, answer.code, res.req.method, res.req.url, conn.remoteAddress)
   /** @type {Record<string, string>} */
-  const headers = { 'content-type': 'application/json; charset=utf-8' }
+  const headers = { 'content-type': answer.type ?? 'application/json; charset=utf-8' }
   if (close) headers.connection = 'close'
   write(conn, res, answer.status, headers, answer.body)
 }
