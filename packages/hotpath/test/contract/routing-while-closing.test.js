@@ -1,3 +1,4 @@
+// Requests that arrive once close() has begun, as Fastify refuses them.
 // app.routing(req, res) once close() has begun: an 'upgrade' listener that
 // routes its requests through the app (@fastify/websocket's way) gets the
 // same 503 a request arriving then gets, as on Fastify (its routing checks
@@ -56,6 +57,39 @@ for (const engine of ['wire', 'node']) {
     const ours = await refusedWhileClosing(hotpathFastify({ engine }))
     assert.equal(theirs.before, 'upgraded')
     assert.equal(theirs.during.status, 503)
+    assert.deepEqual(ours, theirs)
+  })
+}
+
+/**
+ * A GET on a new connection, sent from inside a replaced app.server.close()
+ * (close() has begun, the listener is still open): what it gets.
+ */
+async function requestFromInsideClose (app) {
+  app.get('/', async () => ({ served: true }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = app.server.address().port
+  const close = app.server.close
+  let during
+  app.server.close = function (cb) {
+    during = new Promise((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+        let body = ''
+        res.on('data', (c) => { body += c })
+        res.on('end', () => resolve({ status: res.statusCode, body, type: res.headers['content-type'], connection: res.headers.connection }))
+      })
+      req.on('error', reject)
+    }).finally(() => close.call(this, cb))
+  }
+  await app.close()
+  return during
+}
+
+for (const engine of ['wire', 'node']) {
+  test(`a request on a connection accepted after close() called the listener's close is refused 503, as on Fastify [${engine}]`, async () => {
+    const theirs = await requestFromInsideClose(Fastify())
+    const ours = await requestFromInsideClose(hotpathFastify({ engine }))
+    assert.equal(theirs.status, 503)
     assert.deepEqual(ours, theirs)
   })
 }

@@ -102,6 +102,8 @@ export class WireEngine {
     this.requireHostHeader = options.requireHostHeader ?? true
     /** false: a request that arrives during close() is served (with Connection: close) rather than answered 503 */
     this.return503OnClosing = options.drain === true ? false : options.return503OnClosing ?? true
+    /** close() has begun and the listener's queue is being accepted (../close-listener.js): connections accepted now are served */
+    this.acceptingQueue = false
     /** what a request refused while closing is answered */
     this.closingAnswer = options.closingAnswer ?? closingAnswer(false)
     /** @type {(() => void) | null} told of each request answered 503 because the engine is closing */
@@ -151,8 +153,11 @@ export class WireEngine {
     if (this.socketTimeout > 0) socket.setTimeout(this.socketTimeout, onSocketTimeout)
     const conn = new Connection(this, socket, encrypted)
     // waiting in the listener's queue when close() began (without drain):
-    // its client sent its request before close, as on a connection open then
-    if (this.closing && !this.drain) conn.queued = true
+    // its client sent its request before close, as on a connection open
+    // then. One accepted after the listener's close was called (a close()
+    // of app.server's that code replaced and has not run yet) is new, and
+    // refused as on Fastify
+    if (this.closing && !this.drain && this.acceptingQueue) conn.queued = true
     setConn(socket, conn)
     this.connections.add(conn)
     socket.on('data', onData)
@@ -297,8 +302,10 @@ export class WireEngine {
         // close() resolves once it has closed and the last connection is gone
         const whenNoConnections = this.whenNoConnections
         this.whenNoConnections = null
+        this.acceptingQueue = true
         closeListener(this.server, {
           close: () => {
+            this.acceptingQueue = false
             this.closing = true
             if (draining) this.closeBusy = true
             this.whenNoConnections = whenNoConnections
