@@ -129,11 +129,11 @@
  *   Fastify runs them on the socket's 'timeout'). Called exactly once; asked after the end, at once, the way
  *   the response ended. `arg` is the core's own object (the reply), so the
  *   listener is a module-level function and nothing is stored on `res`.
- * @property {(owner: import('./compat.js').Owner) => any} compat
+ * @property {(owner: import('./compat/guarded-emit.js').Owner) => any} compat
  *   node:http's ServerResponse for this response, with the IncomingMessage
  *   as its `req`: what `reply.raw`, `req.raw` and connect middleware get,
  *   asked for only by code that reads them. node: the ServerResponse
- *   itself. wire and inject: ./compat.js, built on the first call: a
+ *   itself. wire and inject: ./compat/request.js and ./compat/response.js, built on the first call: a
  *   Writable that answers through respond() (a body ended at once) or
  *   respondStream() (a body written in parts). `owner`, hotpath's request,
  *   gives Express's req.ip and friends and the log for what user code

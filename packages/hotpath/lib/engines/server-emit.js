@@ -14,13 +14,14 @@
 // call the core themselves while the server's listeners are the app's
 // alone and the emit is node's own: one comparison each per request. Once
 // either is not, they emit 'request' with node:http's objects (wire's
-// from ./compat.js, h2's node:http2 compat objects), built only then, and
+// from ./compat/, h2's node:http2 compat objects), built only then, and
 // the app's listener, called by whoever calls it, goes on into the core
 // with the engine's own pair behind them. inject has no server: while the
 // emit is wrapped it emits its requests on an emitter of its own.
 import http from '../node-http.js'
 import { EventEmitter } from 'node:events'
-import { CompatRequest, CompatResponse } from './compat.js'
+import { CompatRequest } from './compat/request.js'
+import { CompatResponse } from './compat/response.js'
 import { foreignRequest, foreignResponse } from './foreign.js'
 import { errorAnswer } from '../reply/error-body.js'
 
@@ -34,7 +35,7 @@ export const httpServerPrototype = http.Server.prototype
  * What the core's `owner` gives the compat objects until the core asks for
  * them with its own request (ResponseHandle.compat): a log for what an
  * instrumentation's listener throws.
- * @type {import('./compat.js').Owner}
+ * @type {import('./compat/guarded-emit.js').Owner}
  */
 export const UNOWNED = {
   log: {
@@ -52,7 +53,7 @@ export const UNOWNED = {
  * engine's own pair.
  * @param {{ emit: Function }} prototype
  * @param {EventEmitter} target
- * @param {{ compat: (owner: import('./compat.js').Owner) => any }} res  the engine's ResponseHandle
+ * @param {{ compat: (owner: import('./compat/guarded-emit.js').Owner) => any }} res  the engine's ResponseHandle
  */
 export function emitRequest (prototype, target, res) {
   const cres = res.compat(UNOWNED)

@@ -41,7 +41,7 @@ export class Request {
   /**
    * node:http's IncomingMessage for this request: itself on the node
    * engine; on wire and under inject a compatible object built on this
-   * first read (../engines/compat.js), so a route that never reads it
+   * first read (../engines/compat/request.js), so a route that never reads it
    * allocates nothing for it.
    * @returns {import('node:http').IncomingMessage}
    */

@@ -332,7 +332,7 @@ export class Reply {
   /**
    * node:http's ServerResponse for this request: itself on the node engine;
    * on wire and under inject a compatible Writable built on this first read
-   * (../engines/compat.js), so a route that never reads it allocates
+   * (../engines/compat/response.js), so a route that never reads it allocates
    * nothing for it. Headers set on it are part of the reply.
    * @returns {import('node:http').ServerResponse & { req: import('node:http').IncomingMessage }}
    */

@@ -23,7 +23,7 @@ export function defineH2Request (http2) {
       super(stream, headers, options, rawHeaders)
       /** @type {any} the body being buffered by readBody (node engine's reader) */
       this.bodyReader = null
-      /** @type {import('../compat.js').Owner | undefined} hotpath's request, once req.raw or middleware asked */
+      /** @type {import('../compat/guarded-emit.js').Owner | undefined} hotpath's request, once req.raw or middleware asked */
       this._hotpath = undefined
     }
 

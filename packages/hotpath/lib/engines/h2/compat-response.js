@@ -241,7 +241,7 @@ export function defineH2Response (http2) {
 
     /**
      * The Http2ServerResponse itself, for reply.raw and connect middleware.
-     * @param {import('../compat.js').Owner} owner
+     * @param {import('../compat/guarded-emit.js').Owner} owner
      */
     compat (owner) {
       this.compatUsed = true

@@ -112,7 +112,7 @@ export class H2StreamResponse {
 
   /**
    * node:http2's Http2ServerResponse, for reply.raw and connect middleware.
-   * @param {import('../compat.js').Owner} owner
+   * @param {import('../compat/guarded-emit.js').Owner} owner
    */
   compat (owner) {
     return this.compatResponse().compat(owner)

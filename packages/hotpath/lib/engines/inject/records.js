@@ -5,7 +5,9 @@
 import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from '../../node-http.js'
 import { Readable } from 'node:stream'
-import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
+import { CompatRequest } from '../compat/request.js'
+import { CompatResponse } from '../compat/response.js'
+import { respondThroughMiddleware, streamThroughMiddleware } from '../compat/through-middleware.js'
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
 import { loadModule } from '../../require.js'
@@ -293,7 +295,7 @@ export class InjectResponse {
     this.endArg = arg
   }
 
-  /** @param {import('../compat.js').Owner} owner */
+  /** @param {import('../compat/guarded-emit.js').Owner} owner */
   compat (owner) {
     // the objects wire gives connect middleware, on a socket-less record
     if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
@@ -412,7 +414,7 @@ export class InjectResponse {
 
   /**
    * node:http's request and response for this exchange, as
-   * light-my-request's `raw`: the compat objects (./compat.js), made now
+   * light-my-request's `raw`: the compat objects (../compat/), made now
    * if nothing asked for them during the request, showing the answer.
    * @param {number} status
    * @param {Record<string, any>} headers

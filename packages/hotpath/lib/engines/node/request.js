@@ -14,7 +14,7 @@ export class NodeRequest extends http.IncomingMessage {
     super(socket)
     /** @type {BodyReader | null} the body being buffered by readBody */
     this.bodyReader = null
-    /** @type {import('../compat.js').Owner | undefined} hotpath's request, once req.raw or middleware asked (../express-helpers.js) */
+    /** @type {import('../compat/guarded-emit.js').Owner | undefined} hotpath's request, once req.raw or middleware asked (../express-helpers.js) */
     this._hotpath = undefined
   }
 

@@ -125,7 +125,7 @@ export class NodeResponse extends http.ServerResponse {
 
   /**
    * The ServerResponse itself, for reply.raw and connect middleware.
-   * @param {import('../compat.js').Owner} owner
+   * @param {import('../compat/guarded-emit.js').Owner} owner
    */
   compat (owner) {
     // middleware may set headers on it: respond() checks those too

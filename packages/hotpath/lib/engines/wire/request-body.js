@@ -128,7 +128,7 @@ export function abandonBody (conn, req) {
  */
 export function bodyStream (conn, req) {
   // One body, one stream: a preParsing hook's payload, a stream parser's
-  // and req.raw (../compat.js) read the same bytes, as on node:http where
+  // and req.raw (../compat/request.js) read the same bytes, as on node:http where
   // all three are the IncomingMessage. A second stream would find the
   // body taken and end early: a pass-through preParsing hook would leave
   // req.raw empty for the multipart reader after it.

@@ -1,7 +1,9 @@
 // The wire engine's ResponseHandle (../engine.js): the record of one
 // response on its connection, in request order, with the members the core
 // answers through. ./respond.js does the writing.
-import { CompatRequest, CompatResponse, respondThroughMiddleware, streamThroughMiddleware } from '../compat.js'
+import { CompatRequest } from '../compat/request.js'
+import { CompatResponse } from '../compat/response.js'
+import { respondThroughMiddleware, streamThroughMiddleware } from '../compat/through-middleware.js'
 import { write, writeStream, writeEarlyHints } from './respond.js'
 import { UNOWNED } from '../server-emit.js'
 
@@ -107,7 +109,7 @@ export class WireResponse {
     this.endArg = arg
   }
 
-  /** @param {import('../compat.js').Owner} owner */
+  /** @param {import('../compat/guarded-emit.js').Owner} owner */
   compat (owner) {
     if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req, owner))
     else if (this.compatRes.req._hotpath === UNOWNED) this.compatRes.req.adopt(owner)
