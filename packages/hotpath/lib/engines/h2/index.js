@@ -171,6 +171,9 @@ export function createH2Engine (options) {
   const allowHTTP1 = secure && given.allowHTTP1 === true
   /** @type {any} */
   const server = secure ? http2.createSecureServer(serverOptions) : http2.createServer(serverOptions)
+  // connectionTimeout: a session's socket idle that long is closed, as
+  // Fastify sets it on its HTTP/2 server (server.timeout reads it)
+  if (options.connectionTimeout !== undefined && options.connectionTimeout > 0) server.setTimeout(options.connectionTimeout)
   /** the core's entry point, once ready() gives it (setHandler) */
   const core = { handler: /** @type {import('../engine.js').RequestHandler | null} */ (null) }
   /**
