@@ -4,7 +4,7 @@
 // thenable (an ajv schema with $async, a custom compiler's async function)
 // parks the request; the next part is validated when it settles.
 import { runHooks, park, isThenable } from './kernel.js'
-import { runValidator } from '../routing/schema.js'
+import { runValidator } from '../routing/run-validator.js'
 import { handleError, stageFailed } from './handle-error.js'
 import { handlerStage } from './handler.js'
 import { mediaType } from './parsers/content-type.js'

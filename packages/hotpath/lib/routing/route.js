@@ -10,7 +10,7 @@ import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
 import { headRouteOnSendHandler } from './head-route.js'
 
-/** @type {import('./schema.js').ValidationErrors} */
+/** @type {import('./run-validator.js').ValidationErrors} */
 const NO_FORMATTER = { formatter: null, fastify: false }
 
 export class Route {
@@ -68,7 +68,7 @@ export class Route {
     this.serializerCompiler = undefined
     /** reply.compileSerializationSchema()'s serializers, by schema, made on first use @type {WeakMap<object, Function> | null} */
     this.serializerCache = null
-    /** how a failed validation becomes an error, set by compile() @type {import('./schema.js').ValidationErrors} */
+    /** how a failed validation becomes an error, set by compile() @type {import('./run-validator.js').ValidationErrors} */
     this.validationErrors = NO_FORMATTER
     /** Fastify's attachValidation: the handler gets request.validationError instead of the 400 */
     this.attachValidation = false
