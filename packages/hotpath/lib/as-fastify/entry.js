@@ -25,13 +25,9 @@ export function fastify (options) {
   return hotpathFastify(engine === 'h2' ? { ...options, engine, http2: true } : { ...options, engine })
 }
 
-fastify.fastify = fastify
-fastify.default = fastify
-fastify.hotpath = hotpath
-fastify.plugin = plugin
-fastify.HttpError = HttpError
-fastify.errorCodes = errorCodes
-fastify.LogController = LogController
+// the names hotpath/fastify's factory carries (errorCodes, plugin…), with
+// this factory as its own `fastify` and `default`
+Object.assign(fastify, hotpathFastify, { fastify, default: fastify })
 
 export default fastify
 export { hotpath, plugin, HttpError, errorCodes, LogController, fastify as 'module.exports' }

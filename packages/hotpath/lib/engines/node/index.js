@@ -87,6 +87,21 @@ const CLOSE_IDLE_MS = 500
 function noop () {}
 
 /**
+ * server.close() without node:http's closing of the keep-alive sockets idle
+ * at that moment (it calls closeIdleConnections() since Node 19): a client
+ * may be sending its next request on one of them; the caller closes them
+ * its own way.
+ * @param {import('node:http').Server} server
+ * @param {() => void} closed
+ */
+function closeKeepingIdle (server, closed) {
+  const closeIdle = server.closeIdleConnections
+  server.closeIdleConnections = noop
+  server.close(closed)
+  server.closeIdleConnections = closeIdle
+}
+
+/**
  * @param {import('../engine.js').EngineOptions} options
  * @returns {import('../engine.js').Engine}
  */
@@ -318,13 +333,10 @@ export function createNodeEngine (options) {
             close () {
               state.closing = true
               state.closeBusy = true
-              const closeIdle = server.closeIdleConnections
-              server.closeIdleConnections = noop
-              server.close(() => {
+              closeKeepingIdle(server, () => {
                 clearTimeout(grace)
                 resolve()
               })
-              server.closeIdleConnections = closeIdle
             },
             hold () { for (const socket of sockets) hold(socket) },
             holdNew: hold,
@@ -364,13 +376,10 @@ export function createNodeEngine (options) {
           server.closeIdleConnections()
           closeListenerThen(() => {
             // the idle ones were closed above; those accepted since are not
-            const closeIdle = server.closeIdleConnections
-            server.closeIdleConnections = noop
-            server.close(() => {
+            closeKeepingIdle(server, () => {
               clearTimeout(grace)
               resolve()
             })
-            server.closeIdleConnections = closeIdle
           })
           return
         }
@@ -386,14 +395,11 @@ export function createNodeEngine (options) {
         const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_IDLE_MS)
         sweep.unref()
         closeListenerThen(() => {
-          const closeIdle = server.closeIdleConnections
-          server.closeIdleConnections = noop
-          server.close(() => {
+          closeKeepingIdle(server, () => {
             clearTimeout(grace)
             clearInterval(sweep)
             resolve()
           })
-          server.closeIdleConnections = closeIdle
         })
       })
     }
