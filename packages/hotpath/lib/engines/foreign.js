@@ -9,8 +9,8 @@
 // is there for its hooks and handlers.
 import http from '../node-http.js'
 import { Readable } from 'node:stream'
-import { NodeRequest } from './node/request.js'
-import { NodeResponse } from './node/response.js'
+import { NodeRequest, bodyFollows, readBody } from './node/request.js'
+import { NodeResponse, handleMethods } from './node/response.js'
 
 /**
  * The RawRequest for a request made elsewhere: an engine's own request is
@@ -19,7 +19,11 @@ import { NodeResponse } from './node/response.js'
  * @returns {import('./engine.js').RawRequest}
  */
 export function foreignRequest (req) {
-  if (req instanceof NodeRequest || (typeof req.readBody === 'function' && typeof req.bodyStream === 'function')) return req
+  if (req instanceof NodeRequest || (typeof req.readBody === 'function' && typeof req.bodyStream === 'function')) {
+    // node's parser has made the head by now
+    if (req instanceof NodeRequest) req.hasBody = bodyFollows(req.headers)
+    return req
+  }
   return /** @type {any} */ (new ForeignRequest(req))
 }
 
@@ -32,15 +36,20 @@ export function foreignRequest (req) {
  * @returns {import('./engine.js').ResponseHandle}
  */
 export function foreignResponse (res) {
-  if (res instanceof NodeResponse) return /** @type {any} */ (res)
+  // the engine's own, whatever its prototype is now (Express swaps it)
+  if (res instanceof NodeResponse || Object.hasOwn(res, 'engineState')) return /** @type {any} */ (res)
   if (!(res instanceof http.ServerResponse)) throw new TypeError('routing(req, res): res must be an http.ServerResponse')
-  Object.setPrototypeOf(res, NodeResponse.prototype)
+  // node's own object gets the engine's prototype (Express's helpers among
+  // its members); one whose prototype another library chose (Express's
+  // app.response) keeps it: the members the core calls are own properties
+  if (Object.getPrototypeOf(res) === http.ServerResponse.prototype) Object.setPrototypeOf(res, NodeResponse.prototype)
   const r = /** @type {NodeResponse} */ (res)
   r.engineState = null
   r.endListener = null
   r.endArg = null
   r.compatUsed = false
   r.routedByApp = false
+  Object.assign(r, handleMethods)
   return /** @type {any} */ (r)
 }
 
@@ -73,7 +82,7 @@ class ForeignRequest {
    */
   readBody (limit, done) {
     if (!this.isStream) return done(null, Buffer.alloc(0))
-    NodeRequest.prototype.readBody.call(this.req, limit, done)
+    readBody.call(this.req, limit, done)
   }
 
   bodyStream () {

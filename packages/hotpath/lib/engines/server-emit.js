@@ -95,7 +95,10 @@ export function continueIntoCore (engine) {
     // listeners twice, or the app saved twice) is routed once; a field of
     // the engine's response, not a WeakSet (~0.5 µs a request on node,
     // where every request comes through here)
-    if (handle.headersSent || handle.routedByApp) return notRoutedAgain(req, handle.headersSent)
+    // (the compat response's head is made at once, its bytes reach the
+    // engine at the end of the tick: its own headersSent says it first)
+    const answered = handle.headersSent || (own && res.headersSent)
+    if (answered || handle.routedByApp) return notRoutedAgain(req, answered)
     handle.routedByApp = true
     const handler = engine.handler
     if (handler === null) {

@@ -57,7 +57,9 @@ function readBody (reply) {
   // stream read to its end leaves nothing to read (waiting for it would
   // last until the request timeout). Either way, the route's parser is not
   // run, as in Express.
-  const read = /** @type {{ body?: unknown, readableEnded?: boolean }} */ (raw)
+  // The object middleware had is node's (the node engine's request) or
+  // the compat request (reply.raw.req), whatever its prototype is now.
+  const read = /** @type {{ body?: unknown, readableEnded?: boolean }} */ (reply._raw === null ? raw : reply._raw.req)
   if (read.body !== undefined) {
     req.body = read.body
     validationStage(reply)

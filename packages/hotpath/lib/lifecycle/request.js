@@ -50,6 +50,16 @@ export class Request {
   }
 
   /**
+   * A plain field on Fastify's request: a plugin may put another object
+   * in its place (@fastify/express a Proxy of it), which user code then
+   * reads; the core keeps reading the engine's record.
+   * @param {import('node:http').IncomingMessage} value
+   */
+  set raw (value) {
+    Object.defineProperty(this, 'raw', { value, writable: true, configurable: true, enumerable: true })
+  }
+
+  /**
    * node:http builds IncomingMessage.headers from rawHeaders on first read;
    * a route that never looks at headers never pays for it.
    */

@@ -25,7 +25,8 @@ export class Reply {
     this._raw = null
     this.request = request
     this.route = route
-    this.statusCode = 200
+    /** the status while nothing asked for `raw`; then node's object holds it (statusCode) */
+    this._status = 200
     /** true once send() was called (or the reply hijacked); read as `sent` */
     this._sent = false
     /** @type {Record<string, string | number | string[]> | null} */
@@ -92,10 +93,18 @@ export class Reply {
   code (statusCode) {
     if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) statusCode = badStatusCode(this, statusCode)
     this.statusCode = statusCode
-    // code that reads the status from reply.raw (as Fastify's reply.code()
-    // sets it there) sees the same one
-    if (this._raw !== null) this._raw.statusCode = statusCode
     return this
+  }
+
+  /**
+   * The status; once `raw` was asked for, node's object holds it, as on
+   * Fastify: code that sets it there (Express's res.status(), connect
+   * middleware) sets the reply's, and reply.code() sets node's.
+   */
+  get statusCode () { return this._raw === null ? this._status : this._raw.statusCode }
+  set statusCode (code) {
+    this._status = code
+    if (this._raw !== null) this._raw.statusCode = code
   }
 
   /** @param {number} statusCode */
@@ -338,8 +347,9 @@ export class Reply {
    */
   get raw () {
     if (this._raw === null) {
-      this._raw = this._res.compat(this.request)
-      if (!this._raw.headersSent) this._raw.statusCode = this.statusCode
+      const raw = this._res.compat(this.request)
+      if (!raw.headersSent) raw.statusCode = this._status
+      this._raw = raw
     }
     return this._raw
   }

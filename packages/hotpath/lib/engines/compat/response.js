@@ -1,22 +1,49 @@
 // node:http's ServerResponse as the wire and inject engines give it
-// (reply.raw, connect middleware), built on first touch. A Writable: a body
-// ended in one end() goes to the engine as one complete response
-// (Content-Length, one socket write); a body written in parts, or piped in
-// (serve-static), is streamed through the engine with backpressure (chunked
-// unless a Content-Length was set), as node:http does. Headers set here are
-// merged into the response the core writes later, the core's own winning,
-// exactly as res.setHeader + writeHead merge on node:http. docs/engines.md
-// lists what node:http has and this object does not.
-import { Readable, Writable } from 'node:stream'
+// (reply.raw, connect middleware), made on first touch. It is node's own
+// object: made by ServerResponse's constructor, its headers, head and
+// pending output are node's state, and its writeHead/write/end are node's.
+// So code that swaps its prototype for another descendant of node's
+// (Express's app.handle: `Object.setPrototypeOf(res, app.response)`), or
+// calls `http.ServerResponse.prototype` methods on it, has a working
+// response, as on node:http.
+//
+// What node writes reaches the engine where node would hand it to a
+// socket: a response whose socket is not its own (`socket._httpMessage`)
+// keeps its output in `outputData` and reports each part through
+// `_onPendingData`, the hook node:http's server sets on every response it
+// makes; here the hook hands the parts to the engine: the whole response
+// at once, with its Content-Length, when end() came in the same turn; else
+// a stream, with backpressure. Node frames nothing itself (its chunked
+// coding is turned off once the head is made): the engine frames the body.
+// What the engine calls, and node calls on the object (`_onPendingData`,
+// `_storeHeader`), is an own property or a function of this module, never
+// only on this prototype: it too survives a prototype swap.
+// docs/engines.md lists what node:http has and this object does not.
+import { Readable } from 'node:stream'
 import { ServerResponse } from '../../node-http.js'
 import { acceptAssignments } from '../assignable.js'
 import { installExpressResponse } from '../express-helpers.js'
 import { lowerCaseName } from '../../reply/header-name.js'
 import { guardedEmit } from './guarded-emit.js'
-import { checkHeader, writeAfterEnd, headersSentError } from './header-checks.js'
+import { checkHeader, headersSentError } from './header-checks.js'
 
 /** @typedef {import('./guarded-emit.js').Owner} Owner */
 /** @typedef {import('./request.js').CompatRequest} CompatRequest */
+/** @typedef {Record<string, string | number | string[]>} HeaderRecord */
+
+/**
+ * node's own state on a ServerResponse, which its methods keep and this
+ * module reads (node's declarations leave it out).
+ * @typedef {object} NodeOutgoing
+ * @property {{ data: string | Uint8Array, encoding?: BufferEncoding | null, callback?: Function | null }[]} outputData  the parts written while no socket is its own
+ * @property {number} outputSize
+ * @property {string | null} _header  the head as node made it
+ * @property {string} _trailer  addTrailers()'s fields, as lines
+ * @property {boolean} _closed
+ * @property {boolean} chunkedEncoding
+ * @property {boolean} destroyed
+ */
+/** @typedef {CompatResponse & NodeOutgoing & Record<symbol, any>} Outgoing */
 
 /**
  * The engine's response record: a WireResponse, or inject's.
@@ -24,48 +51,74 @@ import { checkHeader, writeAfterEnd, headersSentError } from './header-checks.js
  * @property {boolean} headersSent
  * @property {number} state  3 once finished
  * @property {boolean} throughCompat  the reply is on its way through this object
- * @property {Record<string, string | number | string[]> | null} extraHeaders
- * @property {(status: number, headers: Record<string, string | number | string[]>, body: Buffer | null) => void} respond
- * @property {(status: number, headers: Record<string, string | number | string[]>, stream: Readable, done: (err: Error | null) => void, trailers?: ((send: (fields: Record<string, string>) => void) => void) | null) => void} respondStream
+ * @property {Record<string, [string, string | number | string[]]> | null} extraHeaders  node's header table of this object (lower-case name → [name, value]), when the core answers past it
+ * @property {(status: number, headers: HeaderRecord, body: Buffer | null) => void} respond
+ * @property {(status: number, headers: HeaderRecord, stream: Readable, done: (err: Error | null) => void, trailers?: ((send: (fields: Record<string, string>) => void) => void) | null) => void} respondStream
  */
 
-export class CompatResponse extends Writable {
+/**
+ * node's symbols for the state its methods keep on a response, found once
+ * by their descriptions on a response made for the purpose (the same on
+ * every Node line hotpath runs on: 20 to 26).
+ */
+const sample = new ServerResponse(/** @type {any} */ ({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} }))
+/** @param {string} description */
+function nodeSymbol (description) {
+  const found = Object.getOwnPropertySymbols(sample).find((s) => s.description === description)
+  if (found === undefined) throw new Error(`node:http's ServerResponse has no ${description}: this Node line is not supported`)
+  return found
+}
+/** the header table: lower-case name → [name as set, value] */
+export const kOutHeaders = nodeSymbol('kOutHeaders')
+/** a write() returned false and 'drain' is owed */
+const kNeedDrain = nodeSymbol('kNeedDrain')
+/** Node 22.x and later keep writableFinished here; earlier lines compute it */
+const kWritableFinished = Object.getOwnPropertySymbols(sample).find((s) => s.description === 'kWritableFinished')
+
+/** node's own head maker, which the own `_storeHeader` calls first */
+const nodeStoreHeader = /** @type {any} */ (ServerResponse.prototype)._storeHeader
+
+/** Past this many bytes written in one turn, the body is streamed at once. */
+const HELD_LIMIT = 64 * 1024
+
+export class CompatResponse extends ServerResponse {
   /**
    * @param {ResponseRecord} res
    * @param {CompatRequest} req
    */
   constructor (res, req) {
-    // decodeStrings: _write gets Buffers, whatever the encoding written
-    super({ decodeStrings: true, emitClose: false, autoDestroy: false })
+    super(/** @type {any} */ (req))
+    /** the engine's response record */
     this.res = res
-    this.req = req
-    this.statusCode = 200
-    /** @type {string | undefined} */
-    this.statusMessage = undefined
+    // node's socket is the connection's (wire) or inject's stand-in: what
+    // res.socket gives and destroy() ends. It is not this response's to
+    // write to (its `_httpMessage` is not this), so node keeps the output
+    // in outputData for `_onPendingData` below.
+    this.socket = req.socket
     this.locals = Object.create(null)
-    this.sendDate = true
-    /** writeHead() ran (node:http: `_header` is set); headers are frozen from here */
-    this.headWritten = false
-    /** @type {Readable | null} the body on its way to the engine, once a write() came before end() */
+    // node calls these on the object itself, whatever its prototype is
+    this._onPendingData = outputPending
+    this._storeHeader = storeHeader
+    /** @type {HeaderRecord | null} the head's fields, as node made the head (writeHead, or the first write) */
+    this.engineHead = null
+    /** the head announces trailers (a Trailer field): the body is streamed, the trailers after it */
+    this.announcesTrailers = false
+    /** the head left outputData: what comes after it is body */
+    this.headTaken = false
+    /** 0 nothing queued, 1 a flush is queued for this tick, 2 parts are held to the end of the turn */
+    this.flushState = 0
+    /** @type {Readable | null} the body on its way to the engine, once parts came before end() */
     this.outlet = null
-    /** @type {(() => void) | null} a _write callback waiting for the engine to take more */
-    this.waiting = null
-    /** @type {Buffer[] | null} parts written in this turn, before the outlet opens */
-    this.held = null
-    this.heldBytes = 0
-    /** @type {((err?: Error | null) => void) | null} _final's callback, called when the engine is done */
-    this.finalCallback = null
-    /** the engine reported the response written (true) or cut off */
+    /** @type {Function[] | null} node's callbacks for the last parts (its 'finish' among them), called once the engine has written them */
+    this.heldCallbacks = null
+    /** the engine reported the response written or cut off */
     this.ended = false
-    /** @type {Record<string, string> | null} */
-    this.trailers = null
-    /** @type {Record<string, string | number | string[]> | null} the headers the core answered with, when it answered past this object */
+    /** @type {HeaderRecord | null} the headers the core answered with, when it answered past this object */
     this.coreHeaders = null
-    if (res.extraHeaders === null) res.extraHeaders = {}
   }
 
   /** where what user code throws from an engine callback is logged */
-  get log () { return this.req._hotpath.log }
+  get log () { return requestOf(this)._hotpath.log }
 
   /**
    * As CompatRequest.emit: a throwing listener ('finish' in a logger, a
@@ -74,65 +127,42 @@ export class CompatResponse extends Writable {
    * @param {...any} args
    */
   emit (event, ...args) {
-    const listened = guardedEmit(this, this.req._hotpath, event, args)
-    // node:http's 'close' after 'finish' (this Writable's own is off:
-    // emitClose false). 'finish' comes only once the engine has reported
-    // the response written (_final waits for finish()), so it is the
-    // success path's one 'close'; the failure path emits its own.
-    if (event === 'finish') this.emit('close')
-    return listened
+    return guardedEmit(this, requestOf(this)._hotpath, event, args)
   }
 
-  get headersSent () { return this.headWritten || this.res.headersSent }
-  get finished () { return this.writableEnded }
-  get socket () { return this.req.socket }
-  get connection () { return this.req.socket }
-  /** node:http's head string once written; middleware tests it for truth (compression, on-headers) */
-  get _header () { return this.headWritten ? 'HTTP/1.1 ' + this.statusCode : null }
-  get _headerSent () { return this.res.headersSent }
-
-  /** @returns {Record<string, string | number | string[]>} */
-  get store () { return /** @type {Record<string, string | number | string[]>} */ (this.res.extraHeaders) }
+  /** node's (a head was made), or the core has answered past this object */
+  // @ts-expect-error node's declarations make it a property; it is a getter on node's prototype
+  get headersSent () { return !!(/** @type {Outgoing} */ (this))._header || this.res.headersSent }
 
   /**
+   * node:http's setHeader, into node's table, with its checks remembered
+   * for names and short values seen before (./header-checks.js): helmet
+   * sets a dozen constant headers here on every request.
    * @param {string} name
    * @param {string | number | readonly string[]} value
    */
   setHeader (name, value) {
     if (this.headersSent) throw headersSentError('set')
-    // node:http's own checks, thrown here as ServerResponse.setHeader throws
-    // them (ERR_INVALID_HTTP_TOKEN, ERR_INVALID_CHAR): a bad header is the
-    // caller's error now, not one that surfaces when the head is written.
     checkHeader(name, value)
-    this.store[lowerCaseName(name)] = Array.isArray(value) ? value.map(String) : /** @type {string | number} */ (value)
+    const self = /** @type {Outgoing} */ (this)
+    let table = self[kOutHeaders]
+    if (table === null) self[kOutHeaders] = table = Object.create(null)
+    table[lowerCaseName(name)] = [name, value]
     return this
-  }
-
-  /**
-   * Adds to a header instead of replacing it (node:http 18.3).
-   * @param {string} name
-   * @param {string | readonly string[]} value
-   */
-  appendHeader (name, value) {
-    const key = lowerCaseName(String(name))
-    const had = this.store[key]
-    if (had === undefined) return this.setHeader(name, value)
-    const list = Array.isArray(had) ? had.slice() : [String(had)]
-    if (Array.isArray(value)) list.push(...value.map(String))
-    else list.push(String(value))
-    return this.setHeader(name, list)
   }
 
   /** @param {string} name */
   getHeader (name) {
-    const key = lowerCaseName(String(name))
     const core = this.coreHeaders
     // the core's win over those set here, as in the response written
-    if (core !== null && core[key] !== undefined) return core[key]
-    return this.store[key]
+    if (core !== null) {
+      const value = core[lowerCaseName(String(name))]
+      if (value !== undefined) return value
+    }
+    return super.getHeader(name)
   }
 
-  getHeaders () { return Object.assign(Object.create(null), this.store, this.coreHeaders) }
+  getHeaders () { return Object.assign(super.getHeaders(), this.coreHeaders) }
 
   getHeaderNames () { return Object.keys(this.getHeaders()) }
 
@@ -142,55 +172,20 @@ export class CompatResponse extends Writable {
   /** @param {string} name */
   removeHeader (name) {
     if (this.headersSent) throw headersSentError('remove')
-    const key = lowerCaseName(String(name))
-    // helmet removes X-Powered-By on every request, which is seldom set: a
-    // delete is a runtime call even for a name that is not there
-    if (this.store[key] !== undefined) delete this.store[key]
+    // helmet removes X-Powered-By on every request, which is seldom set
+    const table = /** @type {Outgoing} */ (this)[kOutHeaders]
+    if (table !== null && table[lowerCaseName(String(name))] !== undefined) super.removeHeader(name)
   }
 
   /**
+   * node's, refused once the core has answered past this object too
    * @param {number} statusCode
    * @param {any} [reason]
    * @param {any} [headers]
    */
   writeHead (statusCode, reason, headers) {
-    if (this.headWritten || this.res.headersSent) throw headersSentError('write')
-    if (typeof reason === 'string') this.statusMessage = reason
-    else headers = reason
-    const code = statusCode | 0
-    if (code < 100 || code > 999) throw Object.assign(new RangeError(`Invalid status code: ${statusCode}`), { code: 'ERR_HTTP_INVALID_STATUS_CODE' })
-    this.statusCode = code
-    // writeHead's headers win over setHeader's, as on node:http; they are
-    // set before the head is frozen
-    this.headWritten = false
-    if (headers != null) {
-      if (Array.isArray(headers)) {
-        if (headers.length > 0 && Array.isArray(headers[0])) for (const [k, v] of headers) this.setHeader(k, v)
-        else for (let i = 0; i + 1 < headers.length; i += 2) this.appendHeader(headers[i], headers[i + 1])
-      } else {
-        for (const k of Object.keys(headers)) if (headers[k] !== undefined) this.setHeader(k, headers[k])
-      }
-    }
-    this.headWritten = true
-    return this
-  }
-
-  /** node:http's name for the head written by a first write() or end() */
-  _implicitHeader () {
-    this.writeHead(this.statusCode)
-  }
-
-  /** Starts the response now: the head goes out with the first body bytes. */
-  flushHeaders () {
-    if (!this.headWritten) this._implicitHeader()
-    if (this.outlet === null && !this.writableEnded) this.openOutlet()
-  }
-
-  /** @param {Record<string, string> | [string, string][]} headers */
-  addTrailers (headers) {
-    // sent after the last chunk when the head announced them (a Trailer
-    // header), as node:http does; kept for code that reads them back
-    this.trailers = Object.assign(this.trailers ?? {}, Array.isArray(headers) ? Object.fromEntries(headers) : headers)
+    if (this.res.headersSent && !this.res.throughCompat) throw headersSentError('write')
+    return super.writeHead(statusCode, reason, headers)
   }
 
   /**
@@ -216,269 +211,371 @@ export class CompatResponse extends Writable {
   writeEarlyHints (hints, callback) {
     const res = /** @type {any} */ (this.res)
     if (typeof res.earlyHints === 'function') res.earlyHints(hints)
-    if (typeof callback === 'function') process.nextTick(() => this.call(callback))
+    if (typeof callback === 'function') process.nextTick(() => call(this, callback))
   }
 
   /**
-   * @param {any} chunk
-   * @param {any} [encoding]
-   * @param {any} [callback]
+   * res.destroy() ends the connection while the response is not written,
+   * as on node:http; 'close' once.
+   * @param {Error} [_err]
    */
-  write (chunk, encoding, callback) {
-    if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
-    if (this.writableEnded) {
-      this.failLate(callback)
-      return false
-    }
-    if (!this.headWritten) this._implicitHeader()
-    return super.write(chunk, encoding, callback)
-  }
-
-  /**
-   * @param {any} [chunk]
-   * @param {any} [encoding]
-   * @param {any} [callback]
-   */
-  end (chunk, encoding, callback) {
-    if (typeof chunk === 'function') { callback = chunk; chunk = undefined }
-    if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
-    if (this.writableEnded) {
-      if (typeof callback === 'function') {
-        if (this.writableFinished) queueMicrotask(() => this.call(() => callback(Object.assign(new Error('Cannot call end after a stream was finished'), { code: 'ERR_STREAM_ALREADY_FINISHED' }))))
-        else this.once('finish', callback)
-      }
-      return this
-    }
-    if (!this.headWritten) this._implicitHeader()
-    if (this.outlet === null && this.writableLength === 0 && !this.destroyed && this.store.trailer === undefined) {
-      // Nothing sent before (at most parts written in this same turn): the
-      // whole response goes to the engine at once, with its
-      // Content-Length, as one socket write.
-      let body = chunk == null ? null : typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-      const held = this.held
-      if (held !== null) {
-        this.held = null
-        if (body !== null) held.push(body)
-        body = held.length === 1 ? held[0] : Buffer.concat(held)
-      }
-      // ended first: the engine may report the response written at once
-      // (inject), and finish() then finds the Writable ending
-      super.end(callback)
-      this.res.throughCompat = true
-      this.res.respond(this.statusCode, {}, body)
-      return this
-    }
-    super.end(chunk, encoding, callback)
-    return this
-  }
-
-  /**
-   * @param {Buffer} chunk
-   * @param {BufferEncoding} _encoding
-   * @param {() => void} callback
-   */
-  _write (chunk, _encoding, callback) {
-    if (this.outlet === null) {
-      // Held until the end of this turn: a body written in parts and ended
-      // at once (compression's output, a write() then end()) still goes out
-      // whole, with its length, in one write. What comes later, or past
-      // 64 KiB, is streamed.
-      if (this.held === null) {
-        this.held = []
-        this.heldBytes = 0
-        setImmediate(openHeld, this)
-      }
-      this.held.push(chunk)
-      this.heldBytes += chunk.length
-      if (this.heldBytes >= HELD_LIMIT) this.openOutlet()
-      callback()
-      return
-    }
+  destroy (_err) {
+    const self = /** @type {Outgoing} */ (this)
+    if (self.destroyed) return this
+    self.destroyed = true
     const outlet = this.outlet
-    // a destroyed outlet (HEAD, 204, a client gone) takes the bytes nowhere
-    if (outlet.destroyed || outlet.push(chunk)) callback()
-    else this.waiting = callback
-  }
-
-  /** @param {(err?: Error | null) => void} callback */
-  _final (callback) {
-    // a head that announces trailers is streamed (chunked), even empty
-    if (this.outlet === null && (this.held !== null || this.store.trailer !== undefined)) this.openOutlet()
-    if (this.outlet !== null) this.outlet.push(null)
-    if (this.ended) callback()
-    else this.finalCallback = callback
-  }
-
-  /**
-   * res.destroy() ends the connection, as on node:http.
-   * @param {Error | null} err
-   * @param {(err: Error | null) => void} callback
-   */
-  _destroy (err, callback) {
-    if (this.outlet !== null && !this.outlet.destroyed) this.outlet.destroy()
-    if (!this.ended) {
-      const socket = this.req.socket
-      if (typeof socket.destroy === 'function') socket.destroy()
-    }
-    // As ServerResponse.destroy(err) does: the error goes with the socket,
-    // and the response only closes (an 'error' nobody listens for would
-    // end the process).
-    callback(null)
-    // 'close' once, here or in finish()
+    if (outlet !== null && !outlet.destroyed) outlet.destroy()
     if (!this.ended) {
       this.ended = true
-      this.emit('close')
+      const socket = this.req.socket
+      if (typeof socket.destroy === 'function') socket.destroy()
+      emitClose(self)
     }
-  }
-
-  /** The body is written in parts: the engine streams it from here on. */
-  openOutlet () {
-    const outlet = this.outlet = new Readable({
-      read: () => {
-        const waiting = this.waiting
-        if (waiting !== null) {
-          this.waiting = null
-          waiting()
-        }
-      }
-    })
-    this.res.throughCompat = true
-    // a head that announces trailers: they go after the last chunk
-    const trailers = this.store.trailer === undefined ? null : (/** @type {(fields: Record<string, string>) => void} */ send) => send(this.trailers ?? {})
-    this.res.respondStream(this.statusCode, {}, outlet, (err) => {
-      const waiting = this.waiting
-      this.waiting = null
-      if (waiting !== null) waiting()
-      if (err !== null && !this.ended) this.destroy()
-    }, trailers)
-    const held = this.held
-    this.held = null
-    if (held !== null) for (const chunk of held) outlet.push(chunk)
-  }
-
-  /**
-   * A write after end(): node:http calls back with the error and emits it;
-   * here it is emitted only to a listener, so it cannot end the process.
-   * @param {any} callback
-   */
-  failLate (callback) {
-    const err = writeAfterEnd()
-    process.nextTick(() => {
-      if (typeof callback === 'function') this.call(() => callback(err))
-      this.emit('error', err)
-    })
-  }
-
-  /**
-   * True when a middleware put its own writeHead, write or end on this
-   * object (on-headers for response-time and morgan, compression): the
-   * reply must go through them to be seen and changed.
-   */
-  get wrapped () {
-    return Object.hasOwn(this, 'writeHead') || Object.hasOwn(this, 'write') || Object.hasOwn(this, 'end')
-  }
-
-  /**
-   * hotpath's reply, written through what middleware put in place of
-   * writeHead/write/end, as node:http's writeHead + end would be; the
-   * original end() hands the result back to the engine (respond()).
-   * @param {number} statusCode
-   * @param {Record<string, string | number | string[]>} headers
-   * @param {string | Buffer | null} body
-   */
-  respondThrough (statusCode, headers, body) {
-    this.statusCode = statusCode
-    this.writeHead(statusCode, headers)
-    if (body === null) this.end()
-    else this.end(body)
-  }
-
-  /**
-   * hotpath's streamed reply through the middleware's replacements: the
-   * head, then the stream piped in (compression compresses it as it goes).
-   * @param {number} statusCode
-   * @param {Record<string, string | number | string[]>} headers
-   * @param {Readable} stream
-   * @param {(err: Error | null) => void} done
-   * @param {((send: (fields: Record<string, string>) => void) => void) | null} [trailers]
-   */
-  streamThrough (statusCode, headers, stream, done, trailers = null) {
-    this.statusCode = statusCode
-    this.writeHead(statusCode, headers)
-    let called = false
-    /** @param {Error | null} err */
-    const once = (err) => {
-      if (called) return
-      called = true
-      done(err)
-    }
-    stream.once('error', (err) => {
-      once(err)
-      this.destroy()
-    })
-    this.once('finish', () => once(null))
-    this.once('close', () => once(this.writableFinished ? null : Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' })))
-    if (trailers === null) {
-      stream.pipe(this)
-      return
-    }
-    stream.pipe(this, { end: false })
-    stream.once('end', () => trailers((fields) => {
-      this.addTrailers(fields)
-      this.end()
-    }))
-  }
-
-  /**
-   * Called by the engine when the response is done (err null) or the
-   * connection died.
-   * @param {Error | null} err
-   */
-  finish (err) {
-    if (this.ended) return
-    this.ended = true
-    if (err === null) {
-      // 'finish' (and after it 'close', see emit) comes from the Writable
-      // once _final is done; a response the core wrote without this object
-      // ends it here
-      const callback = this.finalCallback
-      if (callback !== null) {
-        this.finalCallback = null
-        callback()
-      } else if (!this.writableEnded) {
-        /** @type {any} */ (Writable.prototype.end).call(this)
-      }
-    } else {
-      this.destroy()
-      this.emit('close')
-    }
-  }
-
-  /**
-   * Runs user code from the engine's side (a listener, a write callback):
-   * what it throws is that request's error, logged, and never reaches the
-   * connection code or the process.
-   * @param {(this: CompatResponse) => void} fn
-   */
-  call (fn) {
-    try {
-      fn.call(this)
-    } catch (err) {
-      this.log.error({ err }, 'a middleware callback threw')
-    }
+    return this
   }
 }
 
-/** Past this many bytes written in one turn, the body is streamed at once. */
-const HELD_LIMIT = 64 * 1024
+/**
+ * The compat request a compat response was made with (node's `req`).
+ * @param {CompatResponse} cres
+ * @returns {CompatRequest}
+ */
+export function requestOf (cres) {
+  return /** @type {any} */ (cres.req)
+}
 
 /**
- * The turn in which parts were written has ended without end(): stream
- * them, and what follows.
- * @param {CompatResponse} res
+ * node's `_storeHeader`, then what the engine needs of the head: its
+ * fields (as writeHead was given them, or node's table) and whether it
+ * announces trailers. Node's chunked coding is turned off: the engine
+ * frames the body.
+ * @this {Outgoing}
+ * @param {string} firstLine
+ * @param {any} headers
  */
-function openHeld (res) {
-  if (res.held !== null && res.outlet === null && !res.destroyed) res.openOutlet()
+function storeHeader (firstLine, headers) {
+  nodeStoreHeader.call(this, firstLine, headers)
+  const fields = headerRecord(this, headers)
+  this.engineHead = fields
+  this.announcesTrailers = this.chunkedEncoding === true && fields.trailer !== undefined
+  this.chunkedEncoding = false
+}
+
+/**
+ * The fields node made a head of, by lower-case name.
+ * @param {Outgoing} cres
+ * @param {any} headers  node's table, writeHead's object, or its array
+ * @returns {HeaderRecord}
+ */
+function headerRecord (cres, headers) {
+  /** @type {HeaderRecord} */
+  const out = {}
+  if (headers == null) return out
+  if (headers === cres[kOutHeaders]) {
+    for (const key in headers) out[key] = headers[key][1]
+  } else if (Array.isArray(headers)) {
+    const pairs = headers.length > 0 && Array.isArray(headers[0])
+    for (let i = 0; i < headers.length; i += pairs ? 1 : 2) {
+      const name = pairs ? headers[i][0] : headers[i]
+      const value = pairs ? headers[i][1] : headers[i + 1]
+      const key = lowerCaseName(String(name))
+      const had = out[key]
+      out[key] = had === undefined ? value : [...(Array.isArray(had) ? had : [String(had)]), ...(Array.isArray(value) ? value : [String(value)])]
+    }
+  } else {
+    for (const name of Object.keys(headers)) if (headers[name] !== undefined) out[lowerCaseName(name)] = headers[name]
+  }
+  return out
+}
+
+/**
+ * node's `_onPendingData`: it kept a part in outputData. Handed to the
+ * engine on this tick's end, after the rest of a write()/end() sequence.
+ * @this {Outgoing}
+ * @param {number} bytes
+ */
+function outputPending (bytes) {
+  if (bytes < 0 || this.flushState !== 0) return
+  this.flushState = 1
+  process.nextTick(flushOutput, this)
+}
+
+/** @param {Outgoing} cres */
+function flushOutput (cres) {
+  if (cres.flushState === 1) cres.flushState = 0
+  const res = cres.res
+  if (cres.ended || cres.destroyed || (res.headersSent && !res.throughCompat)) {
+    // nowhere to go: the response was answered past this object, or cut
+    // off; node's callbacks are not called, as for a socket gone
+    cres.outputData = []
+    cres.outputSize = 0
+    return
+  }
+  if (cres.outlet !== null) {
+    moveOutput(cres)
+    return
+  }
+  if (!cres.finished && !cres.announcesTrailers) {
+    // Parts written without end(): held to the end of this turn, so that
+    // a body written in parts and ended soon after (compression's output,
+    // write() then end() in a callback) still goes out whole with its
+    // length. What comes later, or past 64 KiB, is streamed.
+    if (cres.outputSize < HELD_LIMIT) {
+      if (cres.flushState !== 2) {
+        cres.flushState = 2
+        setImmediate(openHeld, cres)
+      }
+      return
+    }
+  }
+  if (cres.finished && !cres.announcesTrailers) respondWhole(cres)
+  else openOutlet(cres)
+}
+
+/**
+ * The turn in which parts were written has ended.
+ * @param {Outgoing} cres
+ */
+function openHeld (cres) {
+  cres.flushState = 0
+  if (cres.outlet !== null || cres.ended || cres.destroyed) return
+  if (cres.finished && !cres.announcesTrailers) respondWhole(cres)
+  else openOutlet(cres)
+}
+
+/**
+ * The body parts in outputData, taken from it; node's callbacks collected
+ * in `callbacks`.
+ * @param {Outgoing} cres
+ * @param {Function[]} callbacks
+ * @returns {Buffer[]}
+ */
+function takeOutput (cres, callbacks) {
+  const entries = cres.outputData
+  cres.outputData = []
+  cres.outputSize = 0
+  /** @type {Buffer[]} */
+  const parts = []
+  for (const entry of entries) {
+    let data = entry.data
+    if (!cres.headTaken && cres._header !== null) {
+      // node's first part begins with the head (or is the head alone):
+      // the engine makes its own from engineHead
+      cres.headTaken = true
+      if (data === cres._header) data = ''
+      else if (typeof data === 'string') data = data.slice(cres._header.length)
+    }
+    if (typeof entry.callback === 'function') callbacks.push(entry.callback)
+    if (data.length === 0) continue
+    parts.push(typeof data === 'string' ? Buffer.from(data, entry.encoding ?? 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+  }
+  return parts
+}
+
+/**
+ * end() came in the turn the parts were written: the whole response goes
+ * to the engine at once, with its Content-Length, as one socket write.
+ * @param {Outgoing} cres
+ */
+function respondWhole (cres) {
+  /** @type {Function[]} */
+  const callbacks = []
+  const parts = takeOutput(cres, callbacks)
+  cres.heldCallbacks = callbacks
+  const res = cres.res
+  res.throughCompat = true
+  res.extraHeaders = null
+  const body = parts.length === 0 ? null : parts.length === 1 ? parts[0] : Buffer.concat(parts)
+  res.respond(cres.statusCode, cres.engineHead ?? {}, body)
+}
+
+/**
+ * The body is written in parts: the engine streams it from here on, with
+ * backpressure: node's outputSize counts what the engine has not taken.
+ * @param {Outgoing} cres
+ */
+function openOutlet (cres) {
+  const outlet = cres.outlet = new Readable({
+    read () {
+      cres.outputSize = outlet.readableLength
+      if (cres[kNeedDrain] === true && !cres.finished) {
+        cres[kNeedDrain] = false
+        cres.emit('drain')
+      }
+    }
+  })
+  const res = cres.res
+  res.throughCompat = true
+  res.extraHeaders = null
+  // node calls its 'finish' on the next tick when end() has nothing left
+  // to write: the body ends then
+  cres.once('finish', () => endOutlet(cres))
+  const trailers = cres.announcesTrailers ? (/** @type {(fields: Record<string, string>) => void} */ send) => send(trailerFields(cres)) : null
+  res.respondStream(cres.statusCode, cres.engineHead ?? {}, outlet, (err) => {
+    if (err !== null && !cres.ended) cres.destroy()
+  }, trailers)
+  moveOutput(cres)
+}
+
+/** @param {Outgoing} cres */
+function moveOutput (cres) {
+  const outlet = /** @type {Readable} */ (cres.outlet)
+  /** @type {Function[]} */
+  const callbacks = []
+  for (const part of takeOutput(cres, callbacks)) if (!outlet.destroyed) outlet.push(part)
+  cres.outputSize = outlet.readableLength
+  if (cres.finished) {
+    // end()'s callback, node's 'finish', waits for the engine
+    cres.heldCallbacks = callbacks
+    endOutlet(cres)
+  } else {
+    for (const callback of callbacks) process.nextTick(call, cres, callback)
+  }
+}
+
+/** @param {Outgoing} cres */
+function endOutlet (cres) {
+  const outlet = cres.outlet
+  if (outlet !== null && !outlet.readableEnded && !outlet.destroyed) outlet.push(null)
+}
+
+/**
+ * node keeps addTrailers()'s fields as the lines it would write.
+ * @param {Outgoing} cres
+ * @returns {Record<string, string>}
+ */
+function trailerFields (cres) {
+  /** @type {Record<string, string>} */
+  const fields = {}
+  for (const line of String(cres._trailer ?? '').split('\r\n')) {
+    const colon = line.indexOf(':')
+    if (colon > 0) fields[line.slice(0, colon).trim()] = line.slice(colon + 1).trim()
+  }
+  return fields
+}
+
+/** @param {Outgoing} cres */
+function emitClose (cres) {
+  if (cres._closed) return
+  cres._closed = true
+  cres.emit('close')
+}
+
+/**
+ * Runs user code from the engine's side (a listener, a write callback):
+ * what it throws is that request's error, logged, and never reaches the
+ * connection code or the process.
+ * @param {CompatResponse} cres
+ * @param {Function} fn
+ * @param {...any} args
+ */
+function call (cres, fn, ...args) {
+  try {
+    fn.apply(cres, args)
+  } catch (err) {
+    cres.log.error({ err }, 'a middleware callback threw')
+  }
+}
+
+/**
+ * Called by the engine when the response is done (err null) or the
+ * connection died: node's callbacks for the last parts (its 'finish'),
+ * then 'close'. A response the core wrote past this object finishes here.
+ * @param {CompatResponse} cres
+ * @param {Error | null} err
+ */
+export function finishCompat (cres, err) {
+  return finished(/** @type {Outgoing} */ (cres), err)
+}
+
+/**
+ * @param {Outgoing} cres
+ * @param {Error | null} err
+ */
+function finished (cres, err) {
+  if (cres.ended) return
+  cres.ended = true
+  if (err === null) {
+    const callbacks = cres.heldCallbacks
+    cres.heldCallbacks = null
+    if (callbacks !== null) {
+      for (const callback of callbacks) call(cres, callback)
+    } else if (!cres.finished) {
+      cres.finished = true
+      if (kWritableFinished !== undefined) cres[kWritableFinished] = true
+      cres.emit('finish')
+    }
+    emitClose(cres)
+  } else {
+    cres.heldCallbacks = null
+    const outlet = cres.outlet
+    if (outlet !== null && !outlet.destroyed) outlet.destroy()
+    cres.destroyed = true
+    emitClose(cres)
+  }
+}
+
+/**
+ * True when a middleware put its own writeHead, write or end on this
+ * object (on-headers for response-time and morgan, compression): the
+ * reply must go through them to be seen and changed.
+ * @param {CompatResponse} cres
+ */
+export function isWrapped (cres) {
+  return Object.hasOwn(cres, 'writeHead') || Object.hasOwn(cres, 'write') || Object.hasOwn(cres, 'end')
+}
+
+/**
+ * hotpath's reply, written through what middleware put in place of
+ * writeHead/write/end, as node:http's writeHead + end would be; node's
+ * output comes back to the engine's respond() (flushOutput).
+ * @param {CompatResponse} cres
+ * @param {number} statusCode
+ * @param {HeaderRecord} headers
+ * @param {string | Buffer | null} body
+ */
+export function respondThrough (cres, statusCode, headers, body) {
+  cres.statusCode = statusCode
+  cres.writeHead(statusCode, headers)
+  if (body === null) cres.end()
+  else cres.end(body)
+}
+
+/**
+ * hotpath's streamed reply through the middleware's replacements: the
+ * head, then the stream piped in (compression compresses it as it goes).
+ * @param {CompatResponse} cres
+ * @param {number} statusCode
+ * @param {HeaderRecord} headers
+ * @param {Readable} stream
+ * @param {(err: Error | null) => void} done
+ * @param {((send: (fields: Record<string, string>) => void) => void) | null} [trailers]
+ */
+export function streamThrough (cres, statusCode, headers, stream, done, trailers = null) {
+  cres.statusCode = statusCode
+  cres.writeHead(statusCode, headers)
+  let called = false
+  /** @param {Error | null} err */
+  const once = (err) => {
+    if (called) return
+    called = true
+    done(err)
+  }
+  stream.once('error', (err) => {
+    once(err)
+    cres.destroy()
+  })
+  cres.once('finish', () => once(null))
+  cres.once('close', () => once(cres.writableFinished || cres.finished ? null : Object.assign(new Error('Connection closed before the response was sent'), { code: 'ECONNRESET' })))
+  if (trailers === null) {
+    stream.pipe(cres)
+    return
+  }
+  stream.pipe(cres, { end: false })
+  stream.once('end', () => trailers((fields) => {
+    cres.addTrailers(fields)
+    cres.end()
+  }))
 }
 
 installExpressResponse(CompatResponse.prototype)

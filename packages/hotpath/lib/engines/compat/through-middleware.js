@@ -3,6 +3,8 @@
 // (compression, a logger that wraps end), else past it, showing on it what
 // was answered.
 
+import { isWrapped, respondThrough, streamThrough, kOutHeaders } from './response.js'
+
 /** @typedef {import('./response.js').CompatResponse} CompatResponse */
 /** @typedef {import('node:stream').Readable} Readable */
 
@@ -11,7 +13,7 @@
  * response's writeHead/write/end, the reply goes through them (once: the
  * original end() comes back to respond()), and this returns true. A request
  * without such middleware pays one null check.
- * @param {{ compatRes: CompatResponse | null, throughCompat: boolean }} res
+ * @param {{ compatRes: CompatResponse | null, throughCompat: boolean, extraHeaders: any }} res
  * @param {number} statusCode
  * @param {Record<string, string | number | string[]>} headers
  * @param {string | Buffer | null} body
@@ -19,18 +21,18 @@
 export function respondThroughMiddleware (res, statusCode, headers, body) {
   const cres = res.compatRes
   if (cres === null) return false
-  if (res.throughCompat || !cres.wrapped) {
+  if (res.throughCompat || !isWrapped(cres)) {
     answeredPast(res, cres, statusCode, headers)
     return false
   }
   res.throughCompat = true
-  cres.respondThrough(statusCode, headers, body)
+  respondThrough(cres, statusCode, headers, body)
   return true
 }
 
 /**
  * The same for respondStream().
- * @param {{ compatRes: CompatResponse | null, throughCompat: boolean }} res
+ * @param {{ compatRes: CompatResponse | null, throughCompat: boolean, extraHeaders: any }} res
  * @param {number} statusCode
  * @param {Record<string, string | number | string[]>} headers
  * @param {Readable} stream
@@ -40,12 +42,12 @@ export function respondThroughMiddleware (res, statusCode, headers, body) {
 export function streamThroughMiddleware (res, statusCode, headers, stream, done, trailers = null) {
   const cres = res.compatRes
   if (cres === null) return false
-  if (res.throughCompat || !cres.wrapped) {
+  if (res.throughCompat || !isWrapped(cres)) {
     answeredPast(res, cres, statusCode, headers)
     return false
   }
   res.throughCompat = true
-  cres.streamThrough(statusCode, headers, stream, done, trailers)
+  streamThrough(cres, statusCode, headers, stream, done, trailers)
   return true
 }
 
@@ -54,7 +56,7 @@ export function streamThroughMiddleware (res, statusCode, headers, stream, done,
  * what it answers shows on the compat response (its statusCode and
  * getHeader()), as on node:http's ServerResponse, for code that reads them
  * at its 'finish' or 'close' (an instrumentation's span, a logger).
- * @param {{ throughCompat: boolean }} res
+ * @param {{ throughCompat: boolean, extraHeaders: any }} res
  * @param {CompatResponse} cres
  * @param {number} statusCode
  * @param {Record<string, string | number | string[]>} headers
@@ -63,4 +65,14 @@ function answeredPast (res, cres, statusCode, headers) {
   if (res.throughCompat) return
   cres.statusCode = statusCode
   cres.coreHeaders = headers
+  // the headers set on it go out with the core's (its own win), from
+  // node's table, as writeHead merges them on node:http
+  res.extraHeaders = /** @type {any} */ (cres)[kOutHeaders]
+  // node's sign that the head is made: headersSent, and a later
+  // setHeader or writeHead refused, whatever the object's prototype now
+  const outgoing = /** @type {import('./response.js').Outgoing} */ (cres)
+  if (!outgoing._header) outgoing._header = ANSWERED_PAST
 }
+
+/** node:http's `_header` is the head as written; only its truth is read */
+const ANSWERED_PAST = 'HTTP/1.1\r\n\r\n'

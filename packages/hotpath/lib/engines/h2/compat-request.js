@@ -2,7 +2,7 @@
 // Http2ServerRequest, subclassed (the server's Http2ServerRequest option)
 // with the three body members the core calls. It stays node's object, so
 // `request.raw` and middleware read what they read on Fastify's HTTP/2.
-import { NodeRequest } from '../node/request.js'
+import { readBody } from '../node/request.js'
 import { installExpressRequest } from '../express-helpers.js'
 import { acceptAssignments } from '../assignable.js'
 
@@ -43,7 +43,7 @@ export function defineH2Request (http2) {
      * @param {(err: any, body?: Buffer) => void} done
      */
     readBody (limit, done) {
-      NodeRequest.prototype.readBody.call(/** @type {any} */ (this), limit, done)
+      readBody.call(/** @type {any} */ (this), limit, done)
     }
 
     /** The compat request is the body stream. */

@@ -5,8 +5,8 @@
 import { EventEmitter } from 'node:events'
 import { validateHeaderName, validateHeaderValue } from '../../node-http.js'
 import { Readable } from 'node:stream'
-import { CompatRequest } from '../compat/request.js'
-import { CompatResponse } from '../compat/response.js'
+import { CompatRequest, adoptRequest } from '../compat/request.js'
+import { CompatResponse, finishCompat, requestOf } from '../compat/response.js'
 import { respondThroughMiddleware, streamThroughMiddleware } from '../compat/through-middleware.js'
 import { createError } from '../../errors.js'
 import { statusText } from '../../status.js'
@@ -156,7 +156,16 @@ class InjectSocket extends EventEmitter {
     this.readable = true
     this.writable = true
     this.destroyed = false
+    // what node's ServerResponse reads of its socket when it writes (it
+    // corks it around a write); nothing is ever written here
+    this.writableCorked = 0
+    this.writableLength = 0
+    this.writableHighWaterMark = 16384
+    this._writableState = { corked: 0 }
   }
+
+  cork () {}
+  uncork () {}
 
   destroy () {
     this.destroyed = true
@@ -186,7 +195,7 @@ export class InjectResponse {
     this.finished = false
     /** 0 pending, 3 finished (the field CompatResponse reads) */
     this.state = 0
-    /** headers set through the compat object (connect middleware) */
+    /** node's header table of the compat object (lower-case name → [name, value]) when the core answers past it */
     /** @type {Record<string, any> | null} */
     this.extraHeaders = null
     /** @type {CompatResponse | null} */
@@ -299,7 +308,7 @@ export class InjectResponse {
   compat (owner) {
     // the objects wire gives connect middleware, on a socket-less record
     if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
-    else if (this.compatRes.req._hotpath === UNOWNED) this.compatRes.req.adopt(owner)
+    else if (requestOf(this.compatRes)._hotpath === UNOWNED) adoptRequest(requestOf(this.compatRes), owner)
     return this.compatRes
   }
 
@@ -349,7 +358,7 @@ export class InjectResponse {
     // 'finish': what a middleware does on it (morgan's line) has happened
     // when inject() resolves.
     compat.once('close', () => process.nextTick(this.resolve, result))
-    compat.finish(null)
+    finishCompat(compat, null)
   }
 
   /**
@@ -366,7 +375,8 @@ export class InjectResponse {
     /** @type {Record<string, any>} */
     const all = {}
     const extra = this.extraHeaders
-    if (extra !== null) for (const k of Object.keys(extra)) all[k.toLowerCase()] = wireValue(extra[k])
+    // node's header table of the compat response: lower-case name → [name, value]
+    if (extra !== null) for (const k of Object.keys(extra)) all[k] = wireValue(extra[k][1])
     for (const k of Object.keys(headers)) all[k.toLowerCase()] = wireValue(headers[k])
     if (!('content-length' in all) && status !== 204 && status !== 304 && !lengthUnknown) {
       if (streamed) all['transfer-encoding'] = 'chunked'
@@ -426,7 +436,7 @@ export class InjectResponse {
     if (made) {
       cres.statusCode = status
       cres.coreHeaders = headers
-      cres.finish(null)
+      finishCompat(cres, null)
     }
     // light-my-request's payloadAsStream result has the response alone
     this.rawPair = this.asStream ? { req: undefined, res: cres } : { req: cres.req, res: cres }

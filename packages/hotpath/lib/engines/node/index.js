@@ -10,7 +10,7 @@ import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { closeListener } from '../close-listener.js'
 import { errorAnswer, closingAnswer } from '../../reply/error-body.js'
-import { NodeRequest } from './request.js'
+import { NodeRequest, bodyFollows } from './request.js'
 import { NodeResponse, timedOut } from './response.js'
 import { publishRejected } from '../../lifecycle/tracing.js'
 import { continueIntoCore, notRoutedAgain } from '../server-emit.js'
@@ -252,6 +252,7 @@ export function createNodeEngine (options) {
     // answer would fail, so the request is left alone (and that is said)
     if (res.engineState !== null || res.headersSent) return notRoutedAgain(req, res.headersSent)
     res.engineState = state
+    req.hasBody = bodyFollows(req.headers)
     const invalid = invalidHost(req, requireHost)
     if (invalid !== null) return refuse(res, errorAnswer('HP_ERR_BAD_REQUEST', invalid))
     const handler = core.handler

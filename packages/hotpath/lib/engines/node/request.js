@@ -1,8 +1,10 @@
 // The node engine's RawRequest (../engine.js): node:http's IncomingMessage,
-// subclassed (http.createServer's IncomingMessage option) to add the three
-// body members the core calls. It stays a real IncomingMessage, and the
-// members live on the prototype: nothing is allocated per request to reach
-// them.
+// subclassed (http.createServer's IncomingMessage option) to add the body
+// members the core calls. It stays a real IncomingMessage. The members are
+// own properties (one shared function each, set in the constructor): code
+// that swaps the object's prototype for another descendant of node's
+// (Express's app.handle does, for every request it handles) leaves them
+// in place.
 import http from '../../node-http.js'
 import { createError } from '../../errors.js'
 import { installExpressRequest } from '../express-helpers.js'
@@ -16,35 +18,45 @@ export class NodeRequest extends http.IncomingMessage {
     this.bodyReader = null
     /** @type {import('../compat/guarded-emit.js').Owner | undefined} hotpath's request, once req.raw or middleware asked (../express-helpers.js) */
     this._hotpath = undefined
+    /** a body follows: set when the engine hands the request over (bodyFollows), node having parsed the head by then */
+    this.hasBody = false
+    this.readBody = readBody
+    this.bodyStream = bodyStream
   }
+}
 
-  /** a body follows: Content-Length > 0 or chunked */
-  get hasBody () {
-    const h = this.headers
-    const cl = h['content-length']
-    if (cl !== undefined) return cl !== '0'
-    return h['transfer-encoding'] !== undefined
-  }
+/**
+ * A body follows the head: Content-Length > 0 or chunked.
+ * @param {Record<string, string | string[] | undefined>} headers
+ */
+export function bodyFollows (headers) {
+  const cl = headers['content-length']
+  if (cl !== undefined) return cl !== '0'
+  return headers['transfer-encoding'] !== undefined
+}
 
-  /**
-   * @param {number} limit
-   * @param {(err: any, body?: Buffer) => void} done
-   */
-  readBody (limit, done) {
-    const cl = this.headers['content-length']
-    // node:http has already rejected non-numeric and conflicting lengths.
-    if (typeof cl === 'string' && Number(cl) > limit) {
-      stopReading(this)
-      done(createError('HP_ERR_BODY_TOO_LARGE', limit))
-      return
-    }
-    this.bodyReader = new BodyReader(this, limit, done)
+/**
+ * @this {NodeRequest}
+ * @param {number} limit
+ * @param {(err: any, body?: Buffer) => void} done
+ */
+export function readBody (limit, done) {
+  const cl = this.headers['content-length']
+  // node:http has already rejected non-numeric and conflicting lengths.
+  if (typeof cl === 'string' && Number(cl) > limit) {
+    stopReading(this)
+    done(createError('HP_ERR_BODY_TOO_LARGE', limit))
+    return
   }
+  this.bodyReader = new BodyReader(this, limit, done)
+}
 
-  /** The IncomingMessage is the body stream. */
-  bodyStream () {
-    return this
-  }
+/**
+ * The IncomingMessage is the body stream.
+ * @this {NodeRequest}
+ */
+function bodyStream () {
+  return this
 }
 
 /**

@@ -1,7 +1,10 @@
 // The node engine's ResponseHandle (../engine.js): node:http's
 // ServerResponse, subclassed (http.createServer's ServerResponse option) to
-// add the members the core answers through. It stays a real ServerResponse,
-// and the members live on the prototype.
+// add the members the core answers through. It stays a real ServerResponse.
+// The members the core calls are own properties (one shared function
+// each, set in the constructor): code that swaps the object's prototype for
+// another descendant of node's (Express's app.handle does, for every
+// request it handles) leaves them in place.
 import http from '../../node-http.js'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
@@ -30,86 +33,10 @@ export class NodeResponse extends http.ServerResponse {
     this.endArg = null
     /** connect middleware has the object: headers it set are written too */
     this.compatUsed = false
-  }
-
-  /**
-   * @param {number} statusCode
-   * @param {import('../engine.js').OutgoingHeaders} headers
-   * @param {string | Buffer | null} body
-   */
-  respond (statusCode, headers, body) {
-    if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
-    if (body !== null && headers['content-length'] === undefined) {
-      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-    }
-    // node:http writes a head joined to a string body in the body's
-    // encoding: obs-text in a value (0x80-0xFF, RFC 9110 §5.5) would go
-    // out as two UTF-8 bytes, where a head written alone (a Buffer body, a
-    // stream) and the wire engine send the one latin1 byte a client reads.
-    // The scan costs about 40 ns a response, against the microseconds of
-    // node:http's own work.
-    if (typeof body === 'string' && (hasObsText(headers) || (this.compatUsed && hasObsText(this.getHeaders())))) body = Buffer.from(body)
-    // One writeHead with every header, then one end(): node:http joins the
-    // head and a body given to end() into a single socket write.
-    try {
-      this.writeHead(statusCode, headers)
-    } catch (err) {
-      // A refused header (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN): the
-      // failed call left its reason phrase behind, and the fallback 500
-      // would go out as "500 OK".
-      this.statusMessage = /** @type {any} */ (undefined)
-      throw err
-    }
-    this.end(body)
-  }
-
-  /**
-   * @param {number} statusCode
-   * @param {import('../engine.js').OutgoingHeaders} headers
-   * @param {import('node:stream').Readable} stream
-   * @param {(err: Error | null) => void} done
-   * @param {import('../engine.js').TrailerSource | null} [trailers]
-   */
-  respondStream (statusCode, headers, stream, done, trailers = null) {
-    if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
-    // The head is written on the stream's first byte, in an event
-    // listener where a throw would end the process: refuse a bad header
-    // now, as respond() does, with node:http's own checks.
-    checkHeaders(headers)
-    // Trailers need the chunked coding: none without a body, and none to an
-    // HTTP/1.0 client (node:http refuses a Trailer header there)
-    if (trailers !== null && (this.req.httpVersion !== '1.1' || this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304)) {
-      delete headers.trailer
-      trailers = null
-    }
-    if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
-      // The head alone (RFC 9110 §9.3.2): the stream is not read, so its
-      // length (@fastify/static sends HEAD an empty stream with the file's
-      // Content-Length) is never held against the declared one.
-      endSource(stream)
-      this.writeHead(statusCode, headers)
-      this.end()
-      done(null)
-      return
-    }
-    new StreamWriter(this, statusCode, headers, stream, done, trailers)
-  }
-
-  /**
-   * @template T
-   * @param {(arg: T, error: Error | null) => void} listener
-   * @param {T} arg
-   */
-  onEnd (listener, arg) {
-    if (this.closed) {
-      // 'close' has fired already (the client left before anyone asked,
-      // e.g. req.signal first read after it): report it the way it ended
-      listener(arg, this.writableFinished ? null : abortError())
-      return
-    }
-    this.endListener = listener
-    this.endArg = arg
-    this.on('close', onResClose)
+    this.respond = respond
+    this.respondStream = respondStream
+    this.onEnd = onEnd
+    this.compat = compat
   }
 
   /**
@@ -122,19 +49,106 @@ export class NodeResponse extends http.ServerResponse {
     if (this.req.httpVersion !== '1.0') super.writeEarlyHints(hints, callback)
     else if (typeof callback === 'function') process.nextTick(callback)
   }
-
-  /**
-   * The ServerResponse itself, for reply.raw and connect middleware.
-   * @param {import('../compat/guarded-emit.js').Owner} owner
-   */
-  compat (owner) {
-    // middleware may set headers on it: respond() checks those too
-    this.compatUsed = true
-    const req = /** @type {any} */ (this.req)
-    req._hotpath = owner
-    return this
-  }
 }
+
+/**
+ * @param {number} statusCode
+ * @param {import('../engine.js').OutgoingHeaders} headers
+ * @param {string | Buffer | null} body
+ * @this {NodeResponse}
+ */
+function respond (statusCode, headers, body) {
+  if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
+  if (body !== null && headers['content-length'] === undefined) {
+    headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  }
+  // node:http writes a head joined to a string body in the body's
+  // encoding: obs-text in a value (0x80-0xFF, RFC 9110 §5.5) would go
+  // out as two UTF-8 bytes, where a head written alone (a Buffer body, a
+  // stream) and the wire engine send the one latin1 byte a client reads.
+  // The scan costs about 40 ns a response, against the microseconds of
+  // node:http's own work.
+  if (typeof body === 'string' && (hasObsText(headers) || (this.compatUsed && hasObsText(this.getHeaders())))) body = Buffer.from(body)
+  // One writeHead with every header, then one end(): node:http joins the
+  // head and a body given to end() into a single socket write.
+  try {
+    this.writeHead(statusCode, headers)
+  } catch (err) {
+    // A refused header (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN): the
+    // failed call left its reason phrase behind, and the fallback 500
+    // would go out as "500 OK".
+    this.statusMessage = /** @type {any} */ (undefined)
+    throw err
+  }
+  this.end(body)
+}
+
+/**
+ * @param {number} statusCode
+ * @param {import('../engine.js').OutgoingHeaders} headers
+ * @param {import('node:stream').Readable} stream
+ * @param {(err: Error | null) => void} done
+ * @param {import('../engine.js').TrailerSource | null} [trailers]
+ * @this {NodeResponse}
+ */
+function respondStream (statusCode, headers, stream, done, trailers = null) {
+  if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
+  // The head is written on the stream's first byte, in an event
+  // listener where a throw would end the process: refuse a bad header
+  // now, as respond() does, with node:http's own checks.
+  checkHeaders(headers)
+  // Trailers need the chunked coding: none without a body, and none to an
+  // HTTP/1.0 client (node:http refuses a Trailer header there)
+  if (trailers !== null && (this.req.httpVersion !== '1.1' || this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304)) {
+    delete headers.trailer
+    trailers = null
+  }
+  if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
+    // The head alone (RFC 9110 §9.3.2): the stream is not read, so its
+    // length (@fastify/static sends HEAD an empty stream with the file's
+    // Content-Length) is never held against the declared one.
+    endSource(stream)
+    this.writeHead(statusCode, headers)
+    this.end()
+    done(null)
+    return
+  }
+  new StreamWriter(this, statusCode, headers, stream, done, trailers)
+}
+
+/**
+ * @template T
+ * @param {(arg: T, error: Error | null) => void} listener
+ * @param {T} arg
+ * @this {NodeResponse}
+ */
+function onEnd (listener, arg) {
+  if (this.closed) {
+    // 'close' has fired already (the client left before anyone asked,
+    // e.g. req.signal first read after it): report it the way it ended
+    listener(arg, this.writableFinished ? null : abortError())
+    return
+  }
+  this.endListener = listener
+  this.endArg = arg
+  this.on('close', onResClose)
+}
+
+/**
+ * The ServerResponse itself, for reply.raw and connect middleware.
+ * @param {import('../compat/guarded-emit.js').Owner} owner
+ * @this {NodeResponse}
+ */
+function compat (owner) {
+  // middleware may set headers on it: respond() checks those too
+  this.compatUsed = true
+  const req = /** @type {any} */ (this.req)
+  req._hotpath = owner
+  return this
+}
+
+/** The members the core calls, for a ServerResponse made elsewhere (../foreign.js). */
+export const handleMethods = { respond, respondStream, onEnd, compat }
 
 /**
  * ServerResponse 'close' fires once: after 'finish' when the response was

@@ -60,8 +60,6 @@ export class WireRequest {
     this.done = null
     /** @type {import('node:stream').Readable | null} */
     this.stream = null
-    /** what a body-parsing middleware parsed (through the compat request) */
-    this.body = undefined
   }
 
   /**

@@ -1,8 +1,8 @@
 // The wire engine's ResponseHandle (../engine.js): the record of one
 // response on its connection, in request order, with the members the core
 // answers through. ./respond.js does the writing.
-import { CompatRequest } from '../compat/request.js'
-import { CompatResponse } from '../compat/response.js'
+import { CompatRequest, adoptRequest, requestLost } from '../compat/request.js'
+import { CompatResponse, finishCompat, requestOf } from '../compat/response.js'
 import { respondThroughMiddleware, streamThroughMiddleware } from '../compat/through-middleware.js'
 import { write, writeStream, writeEarlyHints } from './respond.js'
 import { UNOWNED } from '../server-emit.js'
@@ -35,8 +35,8 @@ export class WireResponse {
     this.routedByApp = false
     /** @type {any} */
     this.endArg = null
-    /** headers set through the compatibility object (setHeader) */
-    /** @type {Record<string, string | number | string[]> | null} */
+    /** node's header table of the compat object (lower-case name → [name, value]) when the core answers past it */
+    /** @type {Record<string, [string, string | number | string[]]> | null} */
     this.extraHeaders = null
     /** @type {CompatResponse | null} */
     this.compatRes = null
@@ -112,7 +112,7 @@ export class WireResponse {
   /** @param {import('../compat/guarded-emit.js').Owner} owner */
   compat (owner) {
     if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req, owner))
-    else if (this.compatRes.req._hotpath === UNOWNED) this.compatRes.req.adopt(owner)
+    else if (requestOf(this.compatRes)._hotpath === UNOWNED) adoptRequest(requestOf(this.compatRes), owner)
     return this.compatRes
   }
 
@@ -128,8 +128,8 @@ export class WireResponse {
     if (err !== null && compat !== null) {
       // node:http's order when the client leaves: the request's 'aborted',
       // the response's 'close', then what the core does (req.signal)
-      compat.req.connectionLost()
-      compat.finish(err)
+      requestLost(requestOf(compat))
+      finishCompat(compat, err)
     }
     const listener = this.endListener
     if (listener !== null) {
@@ -143,7 +143,7 @@ export class WireResponse {
       if (err === null) process.nextTick(listener, arg, null)
       else listener(arg, err)
     }
-    if (err === null && compat !== null) compat.finish(err)
+    if (err === null && compat !== null) finishCompat(compat, err)
   }
 }
 

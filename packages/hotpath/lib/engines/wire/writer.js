@@ -131,7 +131,7 @@ export const headInfo = {
  * Header lines for `headers` (and `extra`, set through the compat object,
  * overridden by `headers`), skipping the ones the engine owns.
  * @param {Record<string, string | number | string[]>} headers
- * @param {Record<string, string | number | string[]> | null} extra
+ * @param {Record<string, [string, string | number | string[]]> | null} extra
  */
 export function headerLines (headers, extra) {
   headInfo.ascii = true
@@ -141,10 +141,11 @@ export function headerLines (headers, extra) {
   headInfo.date = false
   let out = ''
   if (extra !== null) {
-    // the compat object's setHeader keeps its names in lower case, as the
-    // core keeps its own: one lookup tells whether the core overrides it
+    // node's header table of the compat object: lower-case name → [name,
+    // value]; the core keeps its names in lower case too, so one lookup
+    // tells whether the core overrides it
     for (const name in extra) {
-      if (headers[name] === undefined) out += line(name, extra[name])
+      if (headers[name] === undefined) out += line(name, extra[name][1])
     }
   }
   for (const name in headers) out += line(name, headers[name])
