@@ -1,6 +1,11 @@
 // The app object users hold: registration of routes, hooks, decorators,
 // parsers and plugins, and ready/listen/close. Everything here runs at
 // start-up; per-request work starts in ../routing/dispatch.js.
+//
+// The class has every member of the app; a member that does more than a few
+// lines calls, with the instance, its function in the file named after what
+// it does: inject.js. routing() and inject(), which run per request, are here
+// whole.
 import { Core } from './core.js'
 import { OWN_FIELDS } from './context.js'
 import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
@@ -19,11 +24,12 @@ import { printLoadTree } from './plugin-meta.js'
 import { invalidListenOption } from './listen-options.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
-import { invalidOption } from '../engines/inject/options.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
 import { networkInterfaces } from 'node:os'
+import { checkInjectOptions, injectNow } from './inject.js'
+import { settleTo, settleInOrder } from './callbacks.js'
 
 // as Fastify's: callable with (req, body, done) too
 const defaultTextParser = withDone(parseText, false)
@@ -1033,36 +1039,6 @@ export class Hotpath {
   }
 }
 
-/**
- * @param {any} options
- */
-function checkInjectOptions (options) {
-  const invalid = options !== null && typeof options === 'object' ? invalidOption(options) : null
-  if (invalid !== null) throw createError('HP_ERR_INVALID_OPTION', invalid[0], invalid[1])
-}
-
-/**
- * app.inject()'s request, sent now: the promise of its Response, or
- * callback(err, res).
- * @param {Hotpath} app
- * @param {Record<string, any>} options
- * @param {(err: Error | null, res?: any) => void} [callback]
- * @returns {any}
- */
-function injectNow (app, options, callback) {
-  checkInjectOptions(options ?? {})
-  const core = app._core
-  // once close() has begun, an injected request is refused rather than
-  // answered 503, as Fastify refuses it (served while a drain delay runs,
-  // as the engines serve theirs)
-  const result = core.closePromise !== null && !core.draining
-    ? Promise.reject(core.error('HP_ERR_CLOSED'))
-    : app.ready().then(() => core.injectEngine.request(options))
-  if (typeof callback !== 'function') return result
-  settleTo(result, callback, app, true)
-  return undefined
-}
-
 // `await using app = hotpath()` closes the app at the end of the block, as
 // Fastify's [Symbol.asyncDispose] does (where the runtime has the symbol).
 if (typeof Symbol.asyncDispose === 'symbol') {
@@ -1147,44 +1123,6 @@ function checkAsyncHook (core, name, fn) {
   // Fastify's onRequestAbort takes (request, done); hotpath's (req, reply)
   const args = name === 'onRequestAbort' && core.fastifyErrors ? 1 : HOOK_ARGS[name]
   if (args !== undefined && fn.length > args && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_HOOK_ASYNC_DONE', name)
-}
-
-/**
- * Fastify's callback forms (ready, listen, close, inject): the callback
- * runs on its own tick, outside the promise chain, so that a throw in it
- * (a failed assertion in a test) is an exception of its own, not a
- * rejection nobody handles.
- * @param {Promise<any>} promise
- * @param {Function} callback
- * @param {any} self
- * @param {boolean} withValue  callback(null, value) rather than callback(null)
- */
-function settleTo (promise, callback, self, withValue) {
-  promise.then(
-    (value) => process.nextTick(() => withValue ? callback.call(self, null, value) : callback.call(self, null)),
-    (err) => process.nextTick(() => callback.call(self, err))
-  )
-}
-
-/**
- * ready(cb): cb(null, instance) or cb(err) in the same turn as the promises
- * of the ready() calls made before it, so that callbacks and promises settle
- * in the order ready() was called, as in Fastify; a throw in cb is an
- * exception of its own, not a rejection nobody handles.
- * @param {Promise<any>} promise
- * @param {Function} callback
- * @param {any} self
- */
-function settleInOrder (promise, callback, self) {
-  /** @param {unknown[]} args */
-  const call = (...args) => {
-    try {
-      callback.apply(self, args)
-    } catch (err) {
-      process.nextTick(() => { throw err })
-    }
-  }
-  promise.then((value) => call(null, value), (err) => call(err))
 }
 
 /**
