@@ -4,14 +4,15 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: inject.js. routing() and inject(), which run per request, are here
-// whole.
+// it does: listen-close.js, inject.js. routing() and inject(), which run per
+// request, are here whole.
 import { Core } from './core.js'
 import { OWN_FIELDS } from './context.js'
 import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
 /** @typedef {import('./context.js').Context} Context */
+/** @typedef {import('./listen-close.js').ListenOptions} ListenOptions */
 import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { closingAnswer } from '../reply/error-body.js'
@@ -19,17 +20,16 @@ import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
-import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
+import { loadPlugins, doReady } from './boot.js'
 import { printLoadTree } from './plugin-meta.js'
-import { invalidListenOption } from './listen-options.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
-import { networkInterfaces } from 'node:os'
+import { listen, listenNow, addresses, close } from './listen-close.js'
 import { checkInjectOptions, injectNow } from './inject.js'
-import { settleTo, settleInOrder } from './callbacks.js'
+import { settleInOrder } from './callbacks.js'
 
 // as Fastify's: callable with (req, body, done) too
 const defaultTextParser = withDone(parseText, false)
@@ -96,12 +96,8 @@ export class Hotpath {
     return { ...r, overloaded: core.overloaded }
   }
 
-  /** The addresses the server listens at: none before listen() or once closed. */
   addresses () {
-    const server = /** @type {any} */ (this._core.engine?.server)
-    if (server == null || !server.listening) return []
-    const address = server.address()
-    return address == null ? [] : [address]
+    return addresses(this)
   }
 
   /**
@@ -883,79 +879,17 @@ export class Hotpath {
   }
 
   /**
-   * A promise of the address; given a callback (Fastify's listen(opts, cb)
-   * or listen(cb)), callback(err, address) instead, with a null address on
-   * failure. An AbortSignal in `signal` closes the app when it aborts; one
-   * aborted before the server listens resolves undefined (the callback is
-   * not called) and the server never listens.
    * @param {ListenOptions | ((err: Error | null, address?: string | null) => void)} [opts]
    * @param {(err: Error | null, address?: string | null) => void} [callback]
    * @returns {Promise<string | undefined>}
    */
   listen (opts = {}, callback) {
-    if (typeof opts === 'function') {
-      callback = opts
-      opts = {}
-    }
-    const signal = opts !== null && typeof opts === 'object' ? opts.signal : undefined
-    /** @type {{ aborted: boolean }} */
-    const state = { aborted: false }
-    if (signal !== undefined && signal !== null) {
-      if (typeof signal.addEventListener !== 'function' && typeof (/** @type {any} */ (signal).on) !== 'function') {
-        throw this._core.error('HP_ERR_INVALID_LISTEN_OPTION', 'Invalid options.signal')
-      }
-      if (signal.aborted) {
-        state.aborted = true
-        return this.close().then(() => undefined)
-      }
-      signal.addEventListener('abort', () => {
-        state.aborted = true
-        this.close()
-      }, { once: true })
-    }
-    const listening = this._listen(opts, state)
-    if (typeof callback === 'function') {
-      const cb = callback
-      listening.then(
-        // closed (or aborted) before the server listened: nothing listens,
-        // and the callback is not called, as Fastify does not call it
-        (address) => { if (address !== undefined) process.nextTick(() => cb.call(this, null, address)) },
-        (err) => process.nextTick(() => cb.call(this, err, null))
-      )
-    }
-    return listening
+    return listen(this, opts, callback)
   }
 
-  /**
-   * @param {ListenOptions} opts
-   * @param {{ aborted: boolean }} state
-   */
-  async _listen (opts, state) {
-    const core = this._core
-    if (core.closePromise !== null) throw core.error('HP_ERR_CLOSED')
-    if (core.address !== null || core.listening) throw core.error('HP_ERR_ALREADY_LISTENING')
-    const invalid = invalidListenOption(opts)
-    if (invalid !== null) throw core.error('HP_ERR_INVALID_LISTEN_OPTION', invalid)
-    core.listening = true
-    try {
-      await this.ready()
-      // aborted while the plugins loaded: the app is closing, nothing listens
-      if (state.aborted || core.closePromise !== null) return undefined
-      const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
-      const address = await engine.listen(opts)
-      core.address = address
-      const urls = listenUrls(address, core.engineOptions.https ? 'https' : 'http')
-      for (const url of urls) this.log.info(typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`)
-      const url = urls[0]
-      // started, not waited for: an onListen hook does not hold listen(), and
-      // its failure is logged, as in Fastify
-      runOnListen(core)
-      core.backgroundCompile.start()
-      return url
-    } catch (err) {
-      if (core.address === null) core.listening = false
-      throw err
-    }
+  /** @param {ListenOptions} opts @param {{ aborted: boolean }} state */
+  _listen (opts, state) {
+    return listenNow(this, opts, state)
   }
 
   /** The origin the server listens at (`http://127.0.0.1:3000`), or its socket path. */
@@ -967,20 +901,9 @@ export class Hotpath {
     return `${this._core.engineOptions.https ? 'https' : 'http'}://${host}:${address.port}`
   }
 
-  /**
-   * A promise of the end of close(); given a callback, callback(err?) too,
-   * as Fastify's close(cb).
-   * @param {(err?: Error) => void} [callback]
-   * @returns {Promise<void>}
-   */
+  /** @param {(err?: Error) => void} [callback] @returns {Promise<void>} */
   close (callback) {
-    const core = this._core
-    if (core.closePromise === null) {
-      core.draining = core.drainDelay !== null && core.drainDelay > 0
-      core.closePromise = doClose(core)
-    }
-    if (typeof callback === 'function') settleTo(core.closePromise, callback, this, false)
-    return core.closePromise
+    return close(this, callback)
   }
 
   /**
@@ -1048,35 +971,6 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     configurable: true
   })
 }
-
-/**
- * The URLs listen() reports, the first one its result: a server on every
- * IPv4 address (0.0.0.0) is reached at each of the machine's IPv4
- * addresses, the loopback ones first, as Fastify reports them; any other
- * address, or a socket path, as it is.
- * @param {import('node:net').AddressInfo | string} address
- * @param {string} scheme
- * @returns {string[]}
- */
-function listenUrls (address, scheme) {
-  if (typeof address === 'string') return [address]
-  if (address.family === 'IPv6') return [`${scheme}://[${address.address}]:${address.port}`]
-  const hosts = address.address === '0.0.0.0'
-    ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => i.family === 'IPv4')).sort((a, b) => Number(b.internal) - Number(a.internal)).map((i) => i.address)
-    : []
-  if (hosts.length === 0) hosts.push(address.address)
-  return hosts.map((host) => `${scheme}://${host}:${address.port}`)
-}
-
-/**
- * node:net's listen options (../engines/engine.js ListenOptions), and:
- * @typedef {import('../engines/engine.js').ListenOptions & {
- *   signal?: AbortSignal,
- *   listenTextResolver?: (address: string) => string
- * }} ListenOptions
- *   signal: closes the app when it aborts; listenTextResolver: the text
- *   logged once listening
- */
 
 /**
  * What a request's logger is when no childLoggerFactory is set: a child of
