@@ -4,8 +4,8 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: listen-close.js, inject.js. routing() and inject(), which run per
-// request, are here whole.
+// it does: register.js, listen-close.js, inject.js. routing() and inject(),
+// which run per request, are here whole.
 import { Core } from './core.js'
 import { OWN_FIELDS } from './context.js'
 import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
@@ -20,13 +20,13 @@ import { NOOP_LOGGER, isLogLevel } from '../logger.js'
 import { middlewareHook } from '../lifecycle/middleware.js'
 import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
-import { loadPlugins, doReady } from './boot.js'
-import { printLoadTree } from './plugin-meta.js'
+import { doReady } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
+import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
 import { listen, listenNow, addresses, close } from './listen-close.js'
 import { checkInjectOptions, injectNow } from './inject.js'
 import { settleInOrder } from './callbacks.js'
@@ -758,62 +758,29 @@ export class Hotpath {
   // --- plugins ---------------------------------------------------------------
 
   /**
-   * Queues a plugin; it loads at ready(), or when the returned value is
-   * awaited (with everything queued before it).
    * @param {Function | { default: Function } | PromiseLike<unknown>} fn
    * @param {Record<string, any> | ((instance: any) => Record<string, any>)} [opts]
    */
   register (fn, opts = {}) {
-    if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
-    const given = /** @type {any} */ (fn)
-    // a promise (an import()) is checked when it has settled, at load
-    const thenable = given !== null && typeof given === 'object' && typeof given.then === 'function'
-    if (typeof given !== 'function' && !thenable && typeof given?.default !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
-    // options given as a function are computed when the plugin loads
-    this._ctx.pending.push({ fn: given, opts: opts ?? {}, instance: this })
-    return this
+    return register(this, fn, opts)
   }
 
-  /**
-   * Whether a plugin of this name was loaded into this context or a parent
-   * (its declared name: fastify-plugin's, plugin()'s), or opened this
-   * context, as Fastify's hasPlugin.
-   * @param {string} name
-   */
+  /** @param {string} name */
   hasPlugin (name) {
-    return this._ctx.hasPlugin(name)
+    return hasPlugin(this, name)
   }
 
-  /**
-   * The plugins this instance's context went through, as Fastify's
-   * pluginName: the name of the plugin that opened it, then those of the
-   * plugin()-wrapped plugins loaded into it so far, joined by ' -> '.
-   */
   get pluginName () {
-    return this._ctx.pluginNames.join(' -> ')
+    return pluginName(this)
   }
 
-  /**
-   * The plugins as they loaded, as a tree, with the milliseconds each took
-   * (itself and what it registered), as Fastify's printPlugins.
-   */
   printPlugins () {
-    return printLoadTree(this._core.loadTree)
+    return printPlugins(this)
   }
 
-  /**
-   * after(fn): fn runs once everything registered before it has loaded
-   * (fn(err) or fn(err, done), as in Fastify); after() alone is a promise
-   * of that moment, rejected when a plugin failed and nothing handled it.
-   * @param {Function} [fn]
-   */
+  /** @param {Function} [fn] */
   after (fn) {
-    if (typeof fn !== 'function') {
-      const core = this._core
-      return loadPlugins(core, this._ctx).then(() => { if (core.loadError !== null) throw core.loadError })
-    }
-    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
-    return this
+    return after(this, fn)
   }
 
   /**
@@ -827,33 +794,10 @@ export class Hotpath {
   }
 
   /**
-   * The instance is awaitable until the app has loaded its plugins, as
-   * Fastify's (avvio's thenify): `await app` (or `await app.register(…)`)
-   * loads the plugins registered so far in this context and resolves to the
-   * instance. Once loaded, `then` is undefined, so ready()'s promise of the
-   * instance, and an async function returning it, settle with it as it is;
-   * so does the resolution with the instance here, which reads `then` once
-   * more (the flag breaks that loop, as avvio's kThenifyDoNotWrap).
    * @returns {((resolve: (app: this) => unknown, reject?: (err: unknown) => unknown) => Promise<unknown>) | undefined}
    */
   get then () {
-    const core = this._core
-    if (core.locked) return undefined
-    if (core.resolvingInstance) {
-      core.resolvingInstance = false
-      return undefined
-    }
-    // called by `await`, or by code as `app.register(p).then(a, b)`: what
-    // it returns is a promise of a's (or b's) result, as avvio's is
-    return (resolve, reject) => loadPlugins(core, this._ctx).then(() => {
-      // a plugin that failed, and nothing handled it: as after()
-      if (core.loadError !== null) {
-        if (typeof reject !== 'function') throw core.loadError
-        return reject(core.loadError)
-      }
-      core.resolvingInstance = true
-      return resolve(this)
-    }, reject)
+    return thenOf(this)
   }
 
   // --- lifecycle -------------------------------------------------------------
