@@ -4,10 +4,9 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: register.js, listen-close.js, inject.js. routing() and inject(),
-// which run per request, are here whole.
+// it does: decorators.js, register.js, listen-close.js, inject.js. routing()
+// and inject(), which run per request, are here whole.
 import { Core } from './core.js'
-import { OWN_FIELDS } from './context.js'
 import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
 import { plainSchema } from '../routing/schema.js'
 import { buildSchemaController } from '../routing/schema-controller.js'
@@ -26,6 +25,7 @@ import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
+import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
 import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
 import { listen, listenNow, addresses, close } from './listen-close.js'
 import { checkInjectOptions, injectNow } from './inject.js'
@@ -37,13 +37,8 @@ const defaultTextParser = withDone(parseText, false)
 export { Core }
 
 let warnedOverride = false
-/** built-in members a decorator may replace */
-/** @type {Set<string | symbol>} */
-const YIELDING_MEMBERS = new Set(['use'])
 /** app hooks that may be added until ready() has finished (from an onReady hook) */
 const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])
-const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'port', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -669,34 +664,19 @@ export class Hotpath {
 
   // --- decorators ------------------------------------------------------------
 
-  /**
-   * @param {string | symbol} name
-   * @param {unknown} value  a value, or { getter, setter }
-   * @param {(string | symbol)[]} [dependencies]  decorators that must exist already
-   */
+  /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorate (name, value, dependencies) {
-    // the instance's own decorators may still be added by an onReady hook,
-    // as in Fastify; those of requests and replies are built into the routes
-    if (this._core.isReady) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
-    if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    requireDecorators(this._core, dependencies, (dep) => dep in this, name)
-    const target = this
-    const v = /** @type {any} */ (value)
-    if (isAccessor(v)) Object.defineProperty(target, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
-    else /** @type {any} */ (target)[name] = value
-    return this
+    return decorate(this, Hotpath.prototype, name, value, dependencies)
   }
 
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateRequest (name, value, dependencies) {
-    requireDecorators(this._core, dependencies, (dep) => this.hasRequestDecorator(dep), name)
-    return this._decorateObject('requestDecorators', RESERVED_REQUEST, name, value)
+    return decorateRequest(this, name, value, dependencies)
   }
 
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateReply (name, value, dependencies) {
-    requireDecorators(this._core, dependencies, (dep) => this.hasReplyDecorator(dep), name)
-    return this._decorateObject('replyDecorators', RESERVED_REPLY, name, value)
+    return decorateReply(this, name, value, dependencies)
   }
 
   /**
@@ -706,18 +686,7 @@ export class Hotpath {
    * @param {unknown} value
    */
   _decorateObject (kind, reserved, name, value) {
-    if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
-    // (a built-in member, or one of hotpath's own fields)
-    if (typeof name === 'string' ? reserved.has(name) || OWN_FIELDS[kind].has(name) : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    // a plugin may declare its own value for a parent's decorator, as in
-    // Fastify; its routes see it, the parent's keep theirs
-    if (this._ctx[kind].has(name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    // an object or array as the value would be one value shared by every
-    // request (its prototype's): refused, as in Fastify; an accessor, or a
-    // value set per request in a hook, is what a request needs
-    if (typeof value === 'object' && value !== null && !isAccessor(value)) throw this._core.error('HP_ERR_DEC_REFERENCE_TYPE', String(name), typeof value)
-    this._ctx[kind].set(name, value)
-    return this
+    return decorateObject(this, kind, reserved, name, value)
   }
 
   /** @param {string | symbol} name */
@@ -989,47 +958,6 @@ function routePaths (prefix, path, isHead, prefixTrailingSlash, routerOptions) {
   }
   if (path[0] === '/' && prefix.endsWith('/')) return [{ path: path.slice(1), prefixing: false }]
   return [{ path, prefixing: false }]
-}
-
-/**
- * decorate(name, value, dependencies): each dependency must be decorated
- * already, as Fastify checks it.
- * @param {Core} core
- * @param {(string | symbol)[] | undefined} dependencies
- * @param {(dep: string | symbol) => boolean} has
- * @param {string | symbol} name
- */
-function requireDecorators (core, dependencies, has, name) {
-  if (dependencies === undefined || dependencies === null) return
-  if (!Array.isArray(dependencies)) throw core.error('HP_ERR_DEC_DEPENDENCY_INVALID_TYPE', String(name))
-  for (const dep of dependencies) {
-    if (!has(dep)) throw core.error('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
-  }
-}
-
-/**
- * Whether `name` may not be decorated on this instance: a member of the app
- * itself, or a decorator of this plugin scope. A parent's decorator may be
- * declared again by a plugin, which sees its own value (Fastify's rule).
- * @param {any} instance
- * @param {string | symbol} name
- */
-function isDeclared (instance, name) {
-  for (let o = instance; o !== null; o = Object.getPrototypeOf(o)) {
-    if (!Object.hasOwn(o, name)) continue
-    // the built-in use() gives way to a plugin's (@fastify/middie's,
-    // @fastify/express's): Fastify has none of its own
-    if (o === Hotpath.prototype && YIELDING_MEMBERS.has(name)) return false
-    // an instance (the root or a plugin's) has its own _ctx; a class
-    // prototype holds the built-in members
-    return o === instance || !Object.hasOwn(o, '_ctx')
-  }
-  return false
-}
-
-/** @param {any} v  a decorator value given as { getter, setter } */
-function isAccessor (v) {
-  return v !== null && typeof v === 'object' && (typeof v.getter === 'function' || typeof v.setter === 'function')
 }
 
 /**
