@@ -4,12 +4,10 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: decorators.js, register.js, listen-close.js, inject.js. routing()
-// and inject(), which run per request, are here whole.
+// it does: schemas.js, decorators.js, register.js, listen-close.js,
+// inject.js. routing() and inject(), which run per request, are here whole.
 import { Core } from './core.js'
-import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
-import { plainSchema } from '../routing/schema.js'
-import { buildSchemaController } from '../routing/schema-controller.js'
+import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
 /** @typedef {import('./listen-close.js').ListenOptions} ListenOptions */
 import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
@@ -25,6 +23,7 @@ import { InjectChain } from '../engines/inject/chain.js'
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
+import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
 import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
 import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
 import { listen, listenNow, addresses, close } from './listen-close.js'
@@ -443,16 +442,9 @@ export class Hotpath {
     return this._ctx.findUp('childLoggerFactory') ?? defaultChildLoggerFactory
   }
 
-  /**
-   * Validators for this context's route schemas come from `compile({ schema,
-   * method, url, httpPart })` instead of ajv, as in Fastify.
-   * @param {Function} compile
-   */
+  /** @param {Function} compile */
   setValidatorCompiler (compile) {
-    if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setValidatorCompiler', '')
-    this._ctx.schemaController.setValidatorCompiler(compile)
-    return this
+    return setValidatorCompiler(this, compile)
   }
 
   /**
@@ -470,57 +462,25 @@ export class Hotpath {
   }
 
   /**
-   * Where this scope keeps its shared schemas and how its compilers are
-   * built, as Fastify's schemaController option: `{ bucket(parentSchemas),
-   * compilersFactory: { buildValidator(schemas, ajvOptions),
-   * buildSerializer(schemas) } }`, each falling back to the parent's.
    * @param {{ bucket?: Function, compilersFactory?: { buildValidator?: Function, buildSerializer?: Function } }} options
    */
   setSchemaController (options) {
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaController', '')
-    const ctx = this._ctx
-    ctx.schemaController = buildSchemaController(ctx.schemaController, options, this._core.error.bind(this._core))
-    return this
+    return setSchemaController(this, options)
   }
 
-  /**
-   * The error a failed validation answers with, for this context's routes
-   * that set none of their own: `formatter(errors, part)` with ajv's errors
-   * and 'params', 'querystring', 'headers' or 'body', called with this
-   * instance as `this`; its error is given status 400 and the validation
-   * code unless it has its own (Fastify's setSchemaErrorFormatter).
-   * @param {(errors: any[], part: string) => Error} formatter
-   */
+  /** @param {(errors: any[], part: string) => Error} formatter */
   setSchemaErrorFormatter (formatter) {
-    checkSchemaErrorFormatter(this._core, formatter)
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaErrorFormatter', '')
-    this._ctx.schemaErrorFormatter = formatter
-    return this
+    return setSchemaErrorFormatter(this, formatter)
   }
 
-  /**
-   * Response serializers for this context's routes come from `compile({
-   * schema, method, url, httpStatus })` instead of fast-json-stringify.
-   * @param {Function} compile
-   */
+  /** @param {Function} compile */
   setSerializerCompiler (compile) {
-    if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setSerializerCompiler', 'expected a function')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSerializerCompiler', '')
-    this._ctx.schemaController.setSerializerCompiler(compile)
-    return this
+    return setSerializerCompiler(this, compile)
   }
 
-  /**
-   * The serializer of the JSON payloads of this context's routes (and its
-   * children's): `fn(payload, statusCode)`, in place of their response
-   * schemas and JSON.stringify; errors are answered as before.
-   * @param {(payload: any, statusCode: number) => string} fn
-   */
+  /** @param {(payload: any, statusCode: number) => string} fn */
   setReplySerializer (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setReplySerializer', 'expected a function')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setReplySerializer', '')
-    this._ctx.replySerializer = fn
-    return this
+    return setReplySerializer(this, fn)
   }
 
   /**
@@ -641,15 +601,9 @@ export class Hotpath {
 
   // --- shared schemas ------------------------------------------------------
 
-  /**
-   * A schema routes can $ref by its $id (`{ $ref: 'user#' }`), seen by this
-   * context and its children, as Fastify's addSchema.
-   * @param {any} schema
-   */
+  /** @param {any} schema */
   addSchema (schema) {
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addSchema', '')
-    addSchemaTo(this._core, this._ctx, plainSchema(schema))
-    return this
+    return addSchema(this, schema)
   }
 
   /** The shared schemas this context sees, by $id (the bucket's answer). */
@@ -958,17 +912,4 @@ function routePaths (prefix, path, isHead, prefixTrailingSlash, routerOptions) {
   }
   if (path[0] === '/' && prefix.endsWith('/')) return [{ path: path.slice(1), prefixing: false }]
   return [{ path, prefixing: false }]
-}
-
-/**
- * Adds a shared schema to a scope and, as Fastify does, to the scopes of
- * the plugins it has already loaded (each started from a copy of its
- * parent's schemas).
- * @param {import('./core.js').Core} core
- * @param {import('./context.js').Context} ctx
- * @param {any} schema
- */
-function addSchemaTo (core, ctx, schema) {
-  ctx.schemaController.add(schema)
-  for (const child of core.allContexts) if (child.parent === ctx) addSchemaTo(core, child, schema)
 }
