@@ -4,8 +4,9 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: schemas.js, decorators.js, register.js, listen-close.js,
-// inject.js. routing() and inject(), which run per request, are here whole.
+// it does: schemas.js, content-type-parsers.js, decorators.js, register.js,
+// listen-close.js, inject.js. routing() and inject(), which run per request,
+// are here whole.
 import { Core } from './core.js'
 import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
@@ -20,18 +21,14 @@ import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { doReady } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
-import { jsonParser } from '../lifecycle/parsers/json.js'
-import { parseText, withDone } from '../lifecycle/parsers/table.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
+import { addContentTypeParser, hasContentTypeParser, removeContentTypeParser, removeAllContentTypeParsers, getDefaultJsonParser, defaultTextParser } from './content-type-parsers.js'
 import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
 import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
 import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
 import { listen, listenNow, addresses, close } from './listen-close.js'
 import { checkInjectOptions, injectNow } from './inject.js'
 import { settleInOrder } from './callbacks.js'
-
-// as Fastify's: callable with (req, body, done) too
-const defaultTextParser = withDone(parseText, false)
 
 export { Core }
 
@@ -516,58 +513,31 @@ export class Hotpath {
     return this
   }
 
-  /**
-   * @param {string | RegExp | readonly (string | RegExp)[]} type
-   * @param {any} opts
-   * @param {Function} [fn]
-   */
+  /** @param {string | RegExp | readonly (string | RegExp)[]} type @param {any} opts @param {Function} [fn] */
   addContentTypeParser (type, opts, fn) {
-    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'addContentTypeParser')
-    if (typeof opts === 'function') {
-      fn = opts
-      opts = {}
-    }
-    this._ctx.ownParsers().add(type, opts, /** @type {any} */ (fn), this._core)
-    return this
+    return addContentTypeParser(this, type, opts, fn)
   }
 
-  /**
-   * Whether this context has a parser for exactly this type (a media type,
-   * '*', or a RegExp with the same source and flags).
-   * @param {string | RegExp} type
-   */
+  /** @param {string | RegExp} type */
   hasContentTypeParser (type) {
-    return this._ctx.findParsers().has(type, this._core)
+    return hasContentTypeParser(this, type)
   }
 
-  /**
-   * Removes this context's parser for each type given (the built-in ones
-   * too); the parent context keeps its own.
-   * @param {string | RegExp | readonly (string | RegExp)[]} type
-   */
+  /** @param {string | RegExp | readonly (string | RegExp)[]} type */
   removeContentTypeParser (type) {
-    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeContentTypeParser')
-    const table = this._ctx.ownParsers()
-    for (const t of Array.isArray(type) ? type : [type]) table.remove(t, this._core)
-    return this
+    return removeContentTypeParser(this, type)
   }
 
-  /** Removes every parser of this context, the built-in ones too. */
   removeAllContentTypeParsers () {
-    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeAllContentTypeParsers')
-    this._ctx.ownParsers().removeAll()
-    return this
+    return removeAllContentTypeParsers(this)
   }
 
   /**
-   * The built-in JSON parser with its own answer to prototype poisoning,
-   * to register for another content type: 'error' (400), 'remove' or
-   * 'ignore' for a `__proto__` key and for a `constructor.prototype` key.
    * @param {'error' | 'remove' | 'ignore'} [onProtoPoisoning]
    * @param {'error' | 'remove' | 'ignore'} [onConstructorPoisoning]
    */
   getDefaultJsonParser (onProtoPoisoning = 'error', onConstructorPoisoning = 'error') {
-    return withDone(jsonParser(onProtoPoisoning, onConstructorPoisoning), true)
+    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
   }
 
   /** The built-in text/plain parser (the body as it is), to register for another content type. */
