@@ -4,24 +4,23 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: schemas.js, content-type-parsers.js, decorators.js, register.js,
-// listen-close.js, inject.js. routing() and inject(), which run per request,
-// are here whole.
+// it does: hooks.js, schemas.js, content-type-parsers.js, decorators.js,
+// register.js, listen-close.js, inject.js. routing() and inject(), which run
+// per request, are here whole.
 import { Core } from './core.js'
 import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
 /** @typedef {import('./listen-close.js').ListenOptions} ListenOptions */
-import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+import { REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { closingAnswer } from '../reply/error-body.js'
 import { NOOP_LOGGER, isLogLevel } from '../logger.js'
-import { middlewareHook } from '../lifecycle/middleware.js'
-import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { doReady } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
+import { addHook, use, checkHookOption } from './hooks.js'
 import { addContentTypeParser, hasContentTypeParser, removeContentTypeParser, removeAllContentTypeParsers, getDefaultJsonParser, defaultTextParser } from './content-type-parsers.js'
 import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
 import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
@@ -33,8 +32,6 @@ import { settleInOrder } from './callbacks.js'
 export { Core }
 
 let warnedOverride = false
-/** app hooks that may be added until ready() has finished (from an onReady hook) */
-const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -336,45 +333,9 @@ export class Hotpath {
 
   // --- hooks, handlers, parsers --------------------------------------------
 
-  /**
-   * @param {string} name
-   * @param {Function} fn
-   */
+  /** @param {string} name @param {Function} fn */
   addHook (name, fn) {
-    const core = this._core
-    if (typeof name !== 'string') throw core.error('HP_ERR_HOOK_INVALID_TYPE', typeof name)
-    // what it got, in Fastify's words: null or undefined as such, anything
-    // else by its [object Type]
-    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, fn === null || fn === undefined ? String(fn) : Object.prototype.toString.call(fn))
-    checkAsyncHook(core, name, fn)
-    // an onReady hook may still add the app hooks that come later (onListen,
-    // preClose, onClose), as in Fastify; an onReady added then is not run
-    // a request hook added by an onReady hook (the routes are compiled, the
-    // app is not ready yet) is refused apart, as Fastify's plugin loader
-    // refuses it
-    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error(core.isReady || STARTUP_HOOKS.has(name) ? 'HP_ERR_HOOK_AFTER_READY' : 'HP_ERR_HOOK_WHILE_READY', 'addHook', ` (${name})`)
-    const ctx = this._ctx
-    if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
-      // a hook written with done(), as in Fastify, is adapted once here
-      const hook = adaptRequestHook(name, fn, core.fastifyErrors)
-      const add = () => { ctx.addHook(name, hook) }
-      // After plugins registered here but not loaded yet, as avvio orders
-      // it: their hooks on this context come first.
-      if (ctx.pending.length > 0) ctx.pending.push({ fn: add, opts: {}, instance: this, after: add })
-      else add()
-    } else if (name === 'onRoute') {
-      ctx.onRoute.push(fn)
-    } else if (name === 'onRegister') {
-      ctx.onRegister.push(fn)
-    } else if (name === 'onListen' || name === 'onReady') {
-      // run per context, after the parent's own, as Fastify runs them
-      ctx[name].push(adaptAppHook(name, fn, this))
-    } else if (/** @type {readonly string[]} */ (APP_HOOKS).includes(name)) {
-      this._core.appHooks[name].push(adaptAppHook(name, fn, this))
-    } else {
-      throw core.error('HP_ERR_HOOK_NOT_SUPPORTED', name)
-    }
-    return this
+    return addHook(this, name, fn)
   }
 
   /**
@@ -545,28 +506,9 @@ export class Hotpath {
     return defaultTextParser
   }
 
-  /**
-   * Connect/Express middleware, as Express's app.use takes it: one or more
-   * functions or arrays of them, optionally after a mount path. They run at
-   * onRequest (error middleware at onError), in order, in this context.
-   * @param {...any} args
-   */
+  /** @param {...any} args */
   use (...args) {
-    let mount = ''
-    if (typeof args[0] === 'string') {
-      const path = /** @type {string} */ (args.shift())
-      if (path[0] !== '/' || /[:*(?]/.test(path)) throw createError('HP_ERR_INVALID_OPTION', 'use', `the mount path must be a literal path starting with '/', got ${JSON.stringify(path)}`)
-      // joined to the plugin's prefix, as a route's path is
-      mount = this._ctx.prefix + path.replace(/\/+$/, '')
-    }
-    const fns = args.flat(Infinity)
-    if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
-    // (err, req, res, next) is error middleware, as in Express: it runs
-    // when a route or an earlier middleware fails, before the error handler
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'use', '')
-    for (const fn of fns) this._ctx.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
-    this._ctx.usesMiddleware = true
-    return this
+    return use(this, args)
   }
 
   // --- shared schemas ------------------------------------------------------
@@ -819,41 +761,6 @@ if (typeof Symbol.asyncDispose === 'symbol') {
  */
 function defaultChildLoggerFactory (logger, bindings, options) {
   return logger.child(bindings, options)
-}
-
-/**
- * A hook given as a route option: a function, an array of them, or nothing
- * (undefined or null, as Fastify takes both).
- * @param {import('./core.js').Core} core
- * @param {string} name
- * @param {unknown} h
- */
-function checkHookOption (core, name, h) {
-  if (h === undefined || h === null) return
-  for (const fn of Array.isArray(h) ? h : [h]) {
-    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
-    checkAsyncHook(core, name, fn)
-  }
-}
-
-/**
- * The arguments each hook gets before Fastify's `done` callback (the
- * request hooks', onReady's and onListen's): an async function declaring
- * more has a `done` it must not call (its promise is its answer; a done()
- * would answer twice, or throw), and is refused when added.
- * @type {Record<string, number>}
- */
-const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 2, onReady: 0, onListen: 0 }
-
-/**
- * @param {import('./core.js').Core} core
- * @param {string} name
- * @param {Function} fn
- */
-function checkAsyncHook (core, name, fn) {
-  // Fastify's onRequestAbort takes (request, done); hotpath's (req, reply)
-  const args = name === 'onRequestAbort' && core.fastifyErrors ? 1 : HOOK_ARGS[name]
-  if (args !== undefined && fn.length > args && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_HOOK_ASYNC_DONE', name)
 }
 
 /**
