@@ -4,9 +4,9 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: hooks.js, schemas.js, content-type-parsers.js, decorators.js,
-// register.js, listen-close.js, inject.js. routing() and inject(), which run
-// per request, are here whole.
+// it does: hooks.js, handlers.js, schemas.js, content-type-parsers.js,
+// decorators.js, register.js, listen-close.js, inject.js. routing() and
+// inject(), which run per request, are here whole.
 import { Core } from './core.js'
 import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
@@ -22,6 +22,7 @@ import { InjectChain } from '../engines/inject/chain.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
 import { addHook, use, checkHookOption } from './hooks.js'
 import { addContentTypeParser, hasContentTypeParser, removeContentTypeParser, removeAllContentTypeParsers, getDefaultJsonParser, defaultTextParser } from './content-type-parsers.js'
+import { setErrorHandler, setNotFoundHandler, setGenReqId, setChildLoggerFactory, defaultChildLoggerFactory } from './handlers.js'
 import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
 import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
 import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
@@ -352,27 +353,12 @@ export class Hotpath {
 
   /** @param {Function} fn */
   setErrorHandler (fn) {
-    const core = this._core
-    if (typeof fn !== 'function') throw core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
-    if (core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
-    // a second handler in one context wraps the first (what it throws goes
-    // there), unless allowErrorHandlerOverride is false
-    if (!core.allowErrorHandlerOverride && this._ctx.errorHandlers.length > 0) throw core.error('HP_ERR_ERROR_HANDLER_SET')
-    this._ctx.errorHandlers.push({ fn, instance: this })
-    return this
+    return setErrorHandler(this, fn)
   }
 
-  /**
-   * The request ids of this context's routes (and its children's) come
-   * from fn(raw), given node:http's IncomingMessage, as Fastify's
-   * setGenReqId; the requestIdHeader, when set, still comes first.
-   * @param {(raw: import('node:http').IncomingMessage) => string} fn
-   */
+  /** @param {(raw: import('node:http').IncomingMessage) => string} fn */
   setGenReqId (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setGenReqId', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'genReqId')
-    this._ctx.genReqId = this._core.requestIdFrom(fn)
-    return this
+    return setGenReqId(this, fn)
   }
 
   /** The function this context's request ids come from (the requestIdHeader in front of it). */
@@ -381,18 +367,10 @@ export class Hotpath {
   }
 
   /**
-   * The loggers of this context's requests are made by
-   * factory(logger, bindings, options, raw), called with the route's
-   * instance as `this`, as Fastify's setChildLoggerFactory: `bindings`
-   * holds the request id, `options` the route's logLevel and
-   * logSerializers; it returns the request's logger.
    * @param {(this: any, logger: any, bindings: Record<string, unknown>, options: Record<string, unknown>, raw: import('node:http').IncomingMessage) => any} factory
    */
   setChildLoggerFactory (factory) {
-    if (typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setChildLoggerFactory', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'childLoggerFactory')
-    this._ctx.childLoggerFactory = factory
-    return this
+    return setChildLoggerFactory(this, factory)
   }
 
   /** The factory this context's request loggers are made by: the one set, else a child with the request id. */
@@ -441,37 +419,9 @@ export class Hotpath {
     return setReplySerializer(this, fn)
   }
 
-  /**
-   * setNotFoundHandler(handler) or, as in Fastify,
-   * setNotFoundHandler({ preValidation, preHandler }, handler).
-   * @param {any} opts
-   * @param {Function} [fn]
-   */
+  /** @param {any} opts @param {Function} [fn] */
   setNotFoundHandler (opts, fn) {
-    if (fn === undefined && typeof opts === 'function') {
-      fn = opts
-      opts = {}
-    }
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected a function')
-    if (opts === null || typeof opts !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected an options object before the handler')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setNotFoundHandler', '')
-    /** @type {Record<string, Function | Function[]>} */
-    const hooks = {}
-    // Fastify's two: hooks for the not-found route only, run after the context's own
-    for (const name of ['preValidation', 'preHandler']) {
-      const h = opts[name]
-      checkHookOption(this._core, name, h)
-      if (h !== undefined && h !== null) hooks[name] = h
-    }
-    // and the not-found route's own error handler (Fastify's errorHandler option)
-    const errorHandler = opts.errorHandler
-    if (errorHandler !== undefined && errorHandler !== null && typeof errorHandler !== 'function') throw this._core.error('HP_ERR_ROUTE_ERROR_HANDLER', '*', '*')
-    // One per prefix, as in Fastify: a plugin registered without a prefix
-    // sets its parent's (with its own hooks), and only once.
-    const level = this._ctx.notFoundLevel
-    if (level.notFoundHandler !== null) throw this._core.error('HP_ERR_NOT_FOUND_HANDLER_SET', level.prefix === '' ? '/' : level.prefix)
-    level.notFoundHandler = { handler: fn, hooks, errorHandler: errorHandler ?? null, ctx: this._ctx, instance: this }
-    return this
+    return setNotFoundHandler(this, opts, fn)
   }
 
   /** @param {string | RegExp | readonly (string | RegExp)[]} type @param {any} opts @param {Function} [fn] */
@@ -749,18 +699,6 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     writable: true,
     configurable: true
   })
-}
-
-/**
- * What a request's logger is when no childLoggerFactory is set: a child of
- * the route's logger with the request id (the request path makes it
- * without calling this).
- * @param {any} logger
- * @param {Record<string, unknown>} bindings
- * @param {Record<string, unknown>} options
- */
-function defaultChildLoggerFactory (logger, bindings, options) {
-  return logger.child(bindings, options)
 }
 
 /**
