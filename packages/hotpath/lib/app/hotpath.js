@@ -4,23 +4,21 @@
 //
 // The class has every member of the app; a member that does more than a few
 // lines calls, with the instance, its function in the file named after what
-// it does: hooks.js, handlers.js, schemas.js, content-type-parsers.js,
-// decorators.js, register.js, listen-close.js, inject.js. routing() and
-// inject(), which run per request, are here whole.
+// it does: routes.js, hooks.js, handlers.js, schemas.js,
+// content-type-parsers.js, decorators.js, register.js, listen-close.js,
+// inject.js. routing() and inject(), which run per request, are here whole.
 import { Core } from './core.js'
-import { Route } from '../routing/route.js'
 /** @typedef {import('./context.js').Context} Context */
 /** @typedef {import('./listen-close.js').ListenOptions} ListenOptions */
-import { REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { createError } from '../errors.js'
 import { closingAnswer } from '../reply/error-body.js'
-import { NOOP_LOGGER, isLogLevel } from '../logger.js'
+import { NOOP_LOGGER } from '../logger.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { doReady } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
-import { METHODS as NODE_METHODS } from '../node-http.js'
-import { addHook, use, checkHookOption } from './hooks.js'
+import { route, shorthand, addHttpMethod, findRoute, hasRoute, addConstraintStrategy, printRoutes } from './routes.js'
+import { addHook, use } from './hooks.js'
 import { addContentTypeParser, hasContentTypeParser, removeContentTypeParser, removeAllContentTypeParsers, getDefaultJsonParser, defaultTextParser } from './content-type-parsers.js'
 import { setErrorHandler, setNotFoundHandler, setGenReqId, setChildLoggerFactory, defaultChildLoggerFactory } from './handlers.js'
 import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
@@ -31,8 +29,6 @@ import { checkInjectOptions, injectNow } from './inject.js'
 import { settleInOrder } from './callbacks.js'
 
 export { Core }
-
-let warnedOverride = false
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -106,109 +102,12 @@ export class Hotpath {
 
   /** @param {Record<string, any>} options */
   route (options) {
-    const core = this._core
-    if (options === null || typeof options !== 'object') throw createError('HP_ERR_INVALID_ROUTE', 'route() expects an options object')
-    const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
-    if (core.locked) throw core.error('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
-    // `path` is Fastify's other name for `url`
-    if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
-    const bodyLimit = options.bodyLimit
-    if (bodyLimit !== undefined && bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit > 0)) throw core.error('HP_ERR_ROUTE_BODY_LIMIT', String(bodyLimit))
-    // under a prefix, a path is joined to it as it is, as in Fastify
-    // ('items' under '/v1/' is '/v1/items'); alone, it is a path
-    if (typeof options.url !== 'string' || (this._ctx.routePrefix === '' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
-    if (typeof options.handler !== 'function') throw core.error('HP_ERR_ROUTE_MISSING_HANDLER', methods.join(','), options.url)
-    if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
-    for (const m of methods) {
-      if (typeof m !== 'string') throw core.error('HP_ERR_ROUTE_METHOD_INVALID', String(m))
-      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_METHOD_NOT_SUPPORTED', m)
-      // a body schema on a method whose bodies are never parsed would never run
-      if (options.schema?.body && core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_BODY_SCHEMA', m, options.url)
-    }
-    if (options.childLoggerFactory !== undefined && options.childLoggerFactory !== null && typeof options.childLoggerFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'childLoggerFactory', 'expected a function')
-    const handlerTimeout = options.handlerTimeout
-    if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
-    // null: the app's level, as no logLevel
-    if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
-    const ctx = this._ctx
-    const prefix = ctx.routePrefix
-    // '' is a path only under a prefix (the prefix itself), as in Fastify
-    if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
-    const routerOptions = core.routes.routerOptions
-    const joined = routePaths(prefix, options.url, typeof options.method === 'string' && options.method.toUpperCase() === 'HEAD', options.prefixTrailingSlash, routerOptions)
-    // as Fastify hands them to onRoute: `url` and `path` the path joined to
-    // the prefix, `routePath` the part after the prefix, `logLevel` the
-    // route's or its plugin's ('' for none) and `attachValidation` false
-    // unless set
-    /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: '', path: '', routePath: '', prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
-    // A GET route answers HEAD through a HEAD route of its own, made from the
-    // options as declared and passed through the onRoute hooks on its own,
-    // as Fastify's exposeHeadRoute makes it (an API description lists it, a
-    // per-route rate limit counts it apart), one for each path the route is
-    // joined at. A HEAD route declared for the same path, before or after,
-    // takes its place.
-    const exposeHead = options.exposeHeadRoute ?? core.exposeHeadRoutes
-    /** @type {Record<string, any> | null} */
-    const headBase = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
-    // what request.routeOptions.url says: the first path as joined, before
-    // the onRoute hooks, as Fastify's route config
-    const url = prefix + joined[0].path
-    /** @type {string[]} */
-    const paths = []
-    for (const { path, prefixing } of joined) {
-      // The one options object takes each path in turn, as in Fastify: an
-      // onRoute hook that keeps it (@fastify/swagger) reads the last, '/v1/'
-      // for a root route under '/v1' answering '/v1' and '/v1/'.
-      routeOptions.url = routeOptions.path = prefix + path
-      routeOptions.routePath = path
-      // the second path of a root route ('/v1/' beside '/v1') is not shown
-      // to the onRoute hooks, as in Fastify
-      if (!prefixing) {
-        for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
-        // the route's hooks as the onRoute hooks left them, as Fastify checks them
-        for (const name of REQUEST_HOOKS) {
-          // null is no hook in hotpath; Fastify refuses it on a route
-          if (routeOptions[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
-          checkHookOption(core, name, routeOptions[name])
-        }
-      }
-      paths.push(routeOptions.url === '' ? '/' : routeOptions.url)
-    }
-    for (const method of methods) {
-      core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
-    }
-    if (headBase !== null) {
-      for (const { path } of joined) {
-        // a HEAD route's path is joined as any HEAD route's: '/' is not the
-        // prefix's root
-        const headPath = routePaths(prefix, path, true, undefined, routerOptions)[0].path
-        /** @type {Record<string, any>} */
-        const headOptions = { ...headBase, url: prefix + headPath, path: prefix + headPath, routePath: headPath }
-        for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, headOptions)
-        core.routes.addAutoHead(new Route(core, ctx, this, headOptions, 'HEAD', prefix + headPath, headOptions.handler), [headOptions.url === '' ? '/' : headOptions.url])
-      }
-    }
-    return this
+    return route(this, options)
   }
 
-  /**
-   * @param {string[]} methods
-   * @param {string} path
-   * @param {any} a
-   * @param {any} [b]
-   */
+  /** @param {string[]} methods @param {string} path @param {any} a @param {any} [b] */
   _shorthand (methods, path, a, b) {
-    if (typeof path !== 'string') throw this._core.error('HP_ERR_INVALID_URL', typeof path)
-    if (typeof b === 'function' && typeof a !== 'function') {
-      // (path, options, handler): the options are a plain object without a handler of their own
-      const method = methods.join(',')
-      if (Object.prototype.toString.call(a) !== '[object Object]') throw this._core.error('HP_ERR_ROUTE_OPTIONS_NOT_OBJ', method, path)
-      if (a.handler !== undefined) throw this._core.error('HP_ERR_ROUTE_DUPLICATED_HANDLER', method, path)
-    }
-    const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? a?.handler }
-    // one method as a string, as Fastify's shorthands pass it
-    return this.route({ ...options, method: methods.length === 1 ? methods[0] : methods, url: path })
+    return shorthand(this, methods, path, a, b)
   }
 
   /** @param {string} path @param {any} a @param {any} [b] */
@@ -238,73 +137,26 @@ export class Hotpath {
     return [...core.bodylessMethods, ...core.bodyMethods]
   }
 
-  /**
-   * Lets routes use one more of the methods Node.js parses (WebDAV's
-   * PROPFIND, CalDAV's MKCALENDAR…), with a shorthand of its own
-   * (`app.propfind(path, handler)`), as Fastify's addHttpMethod: with
-   * `hasBody`, its request bodies are parsed as a POST's. For a method
-   * routes may use already, it changes whether its bodies are parsed;
-   * Node.js warns when it does so without `overrideExisting`, as Fastify.
-   * @param {string} method
-   * @param {{ hasBody?: boolean, overrideExisting?: boolean }} [options]
-   */
+  /** @param {string} method @param {{ hasBody?: boolean, overrideExisting?: boolean }} [options] */
   addHttpMethod (method, { hasBody = false, overrideExisting = false } = {}) {
-    const core = this._core
-    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw core.error('HP_ERR_HTTP_METHOD_INVALID', JSON.stringify(method))
-    if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method)) && !warnedOverride) {
-      // Fastify's deprecation of this use of its API, once per process as Fastify warns
-      warnedOverride = true
-      process.emitWarning(`addHttpMethod for the existing method "${method}" without { overrideExisting: true } is deprecated; Fastify 6 throws`, { type: 'FastifyDeprecation', code: 'FSTDEP025' })
-    }
-    if (hasBody === true) {
-      core.bodyMethods.add(method)
-      core.bodylessMethods.delete(method)
-    } else {
-      core.bodylessMethods.add(method)
-      core.bodyMethods.delete(method)
-    }
-    const name = method.toLowerCase()
-    if (!this.hasDecorator(name)) {
-      this.decorate(name, /** @this {Hotpath} @param {string} path @param {any} a @param {any} [b] */ function (path, a, b) {
-        return this._shorthand([method], path, a, b)
-      })
-    }
-    return this
+    return addHttpMethod(this, method, hasBody, overrideExisting)
   }
 
-  /**
-   * The route a request for `method` and `url` would reach, as Fastify's
-   * findRoute: `{ handler, params, searchParams }` (copies), or null.
-   * @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options
-   */
+  /** @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options */
   findRoute (options) {
-    const { method, url, constraints } = options ?? {}
-    if (typeof method !== 'string' || typeof url !== 'string' || url === '') return null
-    return this._core.routes.find(method.toUpperCase(), url, constraints)
+    return findRoute(this, options)
   }
 
-  /**
-   * Whether a route is declared for this method and path pattern (with
-   * these constraints, for a constrained one), as Fastify's hasRoute.
-   * @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options
-   */
+  /** @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options */
   hasRoute (options) {
-    const { method, url, constraints } = options ?? {}
-    if (typeof method !== 'string' || typeof url !== 'string' || url === '') return false
-    return this._core.routes.has(method.toUpperCase(), url, constraints)
+    return hasRoute(this, options)
   }
 
   /**
-   * Adds a constraint strategy routes may then use in their `constraints`,
-   * as Fastify's addConstraintStrategy (find-my-way's strategy: `name`,
-   * `storage`, `deriveConstraint(req, ctx)`, or `(req, ctx, done)` for one
-   * derived asynchronously, and `validate`). Before ready().
    * @param {{ name: string, storage: Function, deriveConstraint: Function, validate?: Function, mustMatchWhenDerived?: boolean }} strategy
    */
   addConstraintStrategy (strategy) {
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addConstraintStrategy', '')
-    this._core.routes.addConstraintStrategy(strategy)
-    return this
+    return addConstraintStrategy(this, strategy)
   }
 
   /**
@@ -318,18 +170,10 @@ export class Hotpath {
   }
 
   /**
-   * The route tree as text (find-my-way's prettyPrint), as Fastify's
-   * printRoutes: every method's routes merged, or one method's tree
-   * (`method`); `commonPrefix: false` for one line per path;
-   * `includeMeta` (true, or keys) shows each route's hooks, error handler
-   * and options, `includeHooks` its hooks. Complete after ready(), which
-   * adds GET routes' HEAD routes.
    * @param {{ method?: string, commonPrefix?: boolean, includeMeta?: boolean | (string | symbol)[], includeHooks?: boolean }} [options]
    */
   printRoutes (options = {}) {
-    const opts = { ...options }
-    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...LISTED_REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...LISTED_REQUEST_HOOKS]
-    return this._core.routes.print(opts)
+    return printRoutes(this, options)
   }
 
   // --- hooks, handlers, parsers --------------------------------------------
@@ -699,32 +543,4 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     writable: true,
     configurable: true
   })
-}
-
-/**
- * The paths after the prefix a route is registered at, as Fastify's route()
- * joins them. A route declared as '/' under a prefix answers what its
- * `prefixTrailingSlash` says: '/v1' and '/v1/' ('both', the default; the
- * second is `prefixing`, registered without the onRoute hooks, and left out
- * under ignoreTrailingSlash, where the router answers it from '/v1', and
- * under ignoreDuplicateSlashes when the prefix ends with '/'), '/v1' alone
- * ('no-slash') or '/v1/' alone ('slash'). Under a prefix that ends with
- * '/', a path's leading '/' is dropped ('/v1/' and '/x' give '/v1/x');
- * any other path is appended as it is.
- * @param {string} prefix  as Fastify builds it (Context#routePrefix)
- * @param {string} path  as declared
- * @param {boolean} isHead  a HEAD route (the method a string, as Fastify tells)
- * @param {unknown} prefixTrailingSlash  the route's option
- * @param {{ ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean }} routerOptions
- * @returns {{ path: string, prefixing: boolean }[]}
- */
-function routePaths (prefix, path, isHead, prefixTrailingSlash, routerOptions) {
-  if (path === '/' && prefix !== '' && !isHead) {
-    if (prefixTrailingSlash === 'slash') return [{ path, prefixing: false }]
-    if (prefixTrailingSlash === 'no-slash') return [{ path: '', prefixing: false }]
-    if (routerOptions.ignoreTrailingSlash === true || (routerOptions.ignoreDuplicateSlashes === true && prefix.endsWith('/'))) return [{ path: '', prefixing: false }]
-    return [{ path: '', prefixing: false }, { path, prefixing: true }]
-  }
-  if (path[0] === '/' && prefix.endsWith('/')) return [{ path: path.slice(1), prefixing: false }]
-  return [{ path, prefixing: false }]
 }
