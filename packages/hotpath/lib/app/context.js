@@ -33,7 +33,7 @@ export class Context {
      * the prefix as Fastify builds it from the register() calls (its
      * `prefix` getter, what onRoute hooks get): the declared ones joined
      * with one '/' between them, a trailing slash kept ('/v1/'). Routes
-     * are joined to it as Fastify joins them (routePaths() in hotpath.js);
+     * are joined to it as Fastify joins them (routePaths() in routes.js);
      * `prefix` above is the same without a trailing slash, which the
      * not-found routes and middleware mounts go by.
      */

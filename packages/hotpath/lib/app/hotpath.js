@@ -1,43 +1,34 @@
 // The app object users hold: registration of routes, hooks, decorators,
 // parsers and plugins, and ready/listen/close. Everything here runs at
 // start-up; per-request work starts in ../routing/dispatch.js.
+//
+// The class has every member of the app; a member that does more than a few
+// lines calls, with the instance, its function in the file named after what
+// it does: routes.js, hooks.js, handlers.js, schemas.js,
+// content-type-parsers.js, decorators.js, register.js, listen-close.js,
+// inject.js. routing() and inject(), which run per request, are here whole.
 import { Core } from './core.js'
-import { OWN_FIELDS } from './context.js'
-import { Route, checkSchemaErrorFormatter } from '../routing/route.js'
-import { plainSchema } from '../routing/schema.js'
-import { buildSchemaController } from '../routing/schema-controller.js'
 /** @typedef {import('./context.js').Context} Context */
-import { APP_HOOKS, REQUEST_HOOKS, LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
+/** @typedef {import('./listen-close.js').ListenOptions} ListenOptions */
 import { createError } from '../errors.js'
 import { closingAnswer } from '../reply/error-body.js'
-import { NOOP_LOGGER, isLogLevel } from '../logger.js'
-import { middlewareHook } from '../lifecycle/middleware.js'
-import { adaptRequestHook, adaptAppHook } from '../lifecycle/callback-hooks.js'
+import { NOOP_LOGGER } from '../logger.js'
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
-import { loadPlugins, doReady, doClose, runOnListen } from './boot.js'
-import { printLoadTree } from './plugin-meta.js'
-import { invalidListenOption } from './listen-options.js'
+import { doReady } from './boot.js'
 import { foreignRequest, foreignResponse } from '../engines/foreign.js'
 import { InjectChain } from '../engines/inject/chain.js'
-import { invalidOption } from '../engines/inject/options.js'
-import { jsonParser } from '../lifecycle/parsers/json.js'
-import { parseText, withDone } from '../lifecycle/parsers/table.js'
-import { METHODS as NODE_METHODS } from '../node-http.js'
-import { networkInterfaces } from 'node:os'
-
-// as Fastify's: callable with (req, body, done) too
-const defaultTextParser = withDone(parseText, false)
+import { route, shorthand, addHttpMethod, findRoute, hasRoute, addConstraintStrategy, printRoutes } from './routes.js'
+import { addHook, use } from './hooks.js'
+import { addContentTypeParser, hasContentTypeParser, removeContentTypeParser, removeAllContentTypeParsers, getDefaultJsonParser, defaultTextParser } from './content-type-parsers.js'
+import { setErrorHandler, setNotFoundHandler, setGenReqId, setChildLoggerFactory, defaultChildLoggerFactory } from './handlers.js'
+import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
+import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
+import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
+import { listen, listenNow, addresses, close } from './listen-close.js'
+import { checkInjectOptions, injectNow } from './inject.js'
+import { settleInOrder } from './callbacks.js'
 
 export { Core }
-
-let warnedOverride = false
-/** built-in members a decorator may replace */
-/** @type {Set<string | symbol>} */
-const YIELDING_MEMBERS = new Set(['use'])
-/** app hooks that may be added until ready() has finished (from an onReady hook) */
-const STARTUP_HOOKS = new Set(['onReady', 'onListen', 'preClose', 'onClose'])
-const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'port', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
-const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
 
 /**
  * The object users hold: the root app, or a plugin's child instance (made
@@ -90,12 +81,8 @@ export class Hotpath {
     return { ...r, overloaded: core.overloaded }
   }
 
-  /** The addresses the server listens at: none before listen() or once closed. */
   addresses () {
-    const server = /** @type {any} */ (this._core.engine?.server)
-    if (server == null || !server.listening) return []
-    const address = server.address()
-    return address == null ? [] : [address]
+    return addresses(this)
   }
 
   /**
@@ -115,109 +102,12 @@ export class Hotpath {
 
   /** @param {Record<string, any>} options */
   route (options) {
-    const core = this._core
-    if (options === null || typeof options !== 'object') throw createError('HP_ERR_INVALID_ROUTE', 'route() expects an options object')
-    const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => typeof m === 'string' ? m.toUpperCase() : m)
-    if (core.locked) throw core.error('HP_ERR_ROUTE_AFTER_READY', methods.join(','), String(options.url))
-    // `path` is Fastify's other name for `url`
-    if (options.url === undefined && options.path !== undefined) options = { ...options, url: options.path }
-    const bodyLimit = options.bodyLimit
-    if (bodyLimit !== undefined && bodyLimit !== null && !(Number.isInteger(bodyLimit) && bodyLimit > 0)) throw core.error('HP_ERR_ROUTE_BODY_LIMIT', String(bodyLimit))
-    // under a prefix, a path is joined to it as it is, as in Fastify
-    // ('items' under '/v1/' is '/v1/items'); alone, it is a path
-    if (typeof options.url !== 'string' || (this._ctx.routePrefix === '' && options.url !== '' && options.url[0] !== '/' && options.url[0] !== '*')) throw createError('HP_ERR_INVALID_ROUTE', `url must be a path starting with '/', got ${JSON.stringify(options.url)}`)
-    if (typeof options.handler !== 'function') throw core.error('HP_ERR_ROUTE_MISSING_HANDLER', methods.join(','), options.url)
-    if (options.errorHandler !== undefined && options.errorHandler !== null && typeof options.errorHandler !== 'function') throw core.error('HP_ERR_ROUTE_ERROR_HANDLER', methods.join(','), options.url)
-    for (const m of methods) {
-      if (typeof m !== 'string') throw core.error('HP_ERR_ROUTE_METHOD_INVALID', String(m))
-      if (!core.bodyMethods.has(m) && !core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_METHOD_NOT_SUPPORTED', m)
-      // a body schema on a method whose bodies are never parsed would never run
-      if (options.schema?.body && core.bodylessMethods.has(m)) throw core.error('HP_ERR_ROUTE_BODY_SCHEMA', m, options.url)
-    }
-    if (options.childLoggerFactory !== undefined && options.childLoggerFactory !== null && typeof options.childLoggerFactory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'childLoggerFactory', 'expected a function')
-    const handlerTimeout = options.handlerTimeout
-    if (handlerTimeout !== undefined && !(Number.isInteger(handlerTimeout) && handlerTimeout > 0)) throw core.error('HP_ERR_INVALID_HANDLER_TIMEOUT', String(handlerTimeout))
-    // null: the app's level, as no logLevel
-    if (options.logLevel !== undefined && options.logLevel !== null && !isLogLevel(options.logLevel, core.logger)) throw core.error('HP_ERR_ROUTE_LOG_LEVEL', methods.join(','), options.url, String(options.logLevel))
-    const ctx = this._ctx
-    const prefix = ctx.routePrefix
-    // '' is a path only under a prefix (the prefix itself), as in Fastify
-    if (options.url === '' && prefix === '') throw core.error('HP_ERR_ROUTE_EMPTY_PATH')
-    const routerOptions = core.routes.routerOptions
-    const joined = routePaths(prefix, options.url, typeof options.method === 'string' && options.method.toUpperCase() === 'HEAD', options.prefixTrailingSlash, routerOptions)
-    // as Fastify hands them to onRoute: `url` and `path` the path joined to
-    // the prefix, `routePath` the part after the prefix, `logLevel` the
-    // route's or its plugin's ('' for none) and `attachValidation` false
-    // unless set
-    /** @type {Record<string, any>} */
-    const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: '', path: '', routePath: '', prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
-    // A GET route answers HEAD through a HEAD route of its own, made from the
-    // options as declared and passed through the onRoute hooks on its own,
-    // as Fastify's exposeHeadRoute makes it (an API description lists it, a
-    // per-route rate limit counts it apart), one for each path the route is
-    // joined at. A HEAD route declared for the same path, before or after,
-    // takes its place.
-    const exposeHead = options.exposeHeadRoute ?? core.exposeHeadRoutes
-    /** @type {Record<string, any> | null} */
-    const headBase = exposeHead && methods.includes('GET') && !methods.includes('HEAD') ? { ...routeOptions, method: 'HEAD' } : null
-    // what request.routeOptions.url says: the first path as joined, before
-    // the onRoute hooks, as Fastify's route config
-    const url = prefix + joined[0].path
-    /** @type {string[]} */
-    const paths = []
-    for (const { path, prefixing } of joined) {
-      // The one options object takes each path in turn, as in Fastify: an
-      // onRoute hook that keeps it (@fastify/swagger) reads the last, '/v1/'
-      // for a root route under '/v1' answering '/v1' and '/v1/'.
-      routeOptions.url = routeOptions.path = prefix + path
-      routeOptions.routePath = path
-      // the second path of a root route ('/v1/' beside '/v1') is not shown
-      // to the onRoute hooks, as in Fastify
-      if (!prefixing) {
-        for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, routeOptions)
-        // the route's hooks as the onRoute hooks left them, as Fastify checks them
-        for (const name of REQUEST_HOOKS) {
-          // null is no hook in hotpath; Fastify refuses it on a route
-          if (routeOptions[name] === null && core.fastifyErrors) throw core.error('HP_ERR_INVALID_HOOK', name, '[object Null]')
-          checkHookOption(core, name, routeOptions[name])
-        }
-      }
-      paths.push(routeOptions.url === '' ? '/' : routeOptions.url)
-    }
-    for (const method of methods) {
-      core.routes.add(new Route(core, ctx, this, routeOptions, method, url, routeOptions.handler), paths)
-    }
-    if (headBase !== null) {
-      for (const { path } of joined) {
-        // a HEAD route's path is joined as any HEAD route's: '/' is not the
-        // prefix's root
-        const headPath = routePaths(prefix, path, true, undefined, routerOptions)[0].path
-        /** @type {Record<string, any>} */
-        const headOptions = { ...headBase, url: prefix + headPath, path: prefix + headPath, routePath: headPath }
-        for (const c of ctx.chain()) for (const hook of c.onRoute) hook.call(this, headOptions)
-        core.routes.addAutoHead(new Route(core, ctx, this, headOptions, 'HEAD', prefix + headPath, headOptions.handler), [headOptions.url === '' ? '/' : headOptions.url])
-      }
-    }
-    return this
+    return route(this, options)
   }
 
-  /**
-   * @param {string[]} methods
-   * @param {string} path
-   * @param {any} a
-   * @param {any} [b]
-   */
+  /** @param {string[]} methods @param {string} path @param {any} a @param {any} [b] */
   _shorthand (methods, path, a, b) {
-    if (typeof path !== 'string') throw this._core.error('HP_ERR_INVALID_URL', typeof path)
-    if (typeof b === 'function' && typeof a !== 'function') {
-      // (path, options, handler): the options are a plain object without a handler of their own
-      const method = methods.join(',')
-      if (Object.prototype.toString.call(a) !== '[object Object]') throw this._core.error('HP_ERR_ROUTE_OPTIONS_NOT_OBJ', method, path)
-      if (a.handler !== undefined) throw this._core.error('HP_ERR_ROUTE_DUPLICATED_HANDLER', method, path)
-    }
-    const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? a?.handler }
-    // one method as a string, as Fastify's shorthands pass it
-    return this.route({ ...options, method: methods.length === 1 ? methods[0] : methods, url: path })
+    return shorthand(this, methods, path, a, b)
   }
 
   /** @param {string} path @param {any} a @param {any} [b] */
@@ -247,73 +137,26 @@ export class Hotpath {
     return [...core.bodylessMethods, ...core.bodyMethods]
   }
 
-  /**
-   * Lets routes use one more of the methods Node.js parses (WebDAV's
-   * PROPFIND, CalDAV's MKCALENDAR…), with a shorthand of its own
-   * (`app.propfind(path, handler)`), as Fastify's addHttpMethod: with
-   * `hasBody`, its request bodies are parsed as a POST's. For a method
-   * routes may use already, it changes whether its bodies are parsed;
-   * Node.js warns when it does so without `overrideExisting`, as Fastify.
-   * @param {string} method
-   * @param {{ hasBody?: boolean, overrideExisting?: boolean }} [options]
-   */
+  /** @param {string} method @param {{ hasBody?: boolean, overrideExisting?: boolean }} [options] */
   addHttpMethod (method, { hasBody = false, overrideExisting = false } = {}) {
-    const core = this._core
-    if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw core.error('HP_ERR_HTTP_METHOD_INVALID', JSON.stringify(method))
-    if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method)) && !warnedOverride) {
-      // Fastify's deprecation of this use of its API, once per process as Fastify warns
-      warnedOverride = true
-      process.emitWarning(`addHttpMethod for the existing method "${method}" without { overrideExisting: true } is deprecated; Fastify 6 throws`, { type: 'FastifyDeprecation', code: 'FSTDEP025' })
-    }
-    if (hasBody === true) {
-      core.bodyMethods.add(method)
-      core.bodylessMethods.delete(method)
-    } else {
-      core.bodylessMethods.add(method)
-      core.bodyMethods.delete(method)
-    }
-    const name = method.toLowerCase()
-    if (!this.hasDecorator(name)) {
-      this.decorate(name, /** @this {Hotpath} @param {string} path @param {any} a @param {any} [b] */ function (path, a, b) {
-        return this._shorthand([method], path, a, b)
-      })
-    }
-    return this
+    return addHttpMethod(this, method, hasBody, overrideExisting)
   }
 
-  /**
-   * The route a request for `method` and `url` would reach, as Fastify's
-   * findRoute: `{ handler, params, searchParams }` (copies), or null.
-   * @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options
-   */
+  /** @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options */
   findRoute (options) {
-    const { method, url, constraints } = options ?? {}
-    if (typeof method !== 'string' || typeof url !== 'string' || url === '') return null
-    return this._core.routes.find(method.toUpperCase(), url, constraints)
+    return findRoute(this, options)
   }
 
-  /**
-   * Whether a route is declared for this method and path pattern (with
-   * these constraints, for a constrained one), as Fastify's hasRoute.
-   * @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options
-   */
+  /** @param {{ method?: string, url?: string, constraints?: Record<string, unknown> }} options */
   hasRoute (options) {
-    const { method, url, constraints } = options ?? {}
-    if (typeof method !== 'string' || typeof url !== 'string' || url === '') return false
-    return this._core.routes.has(method.toUpperCase(), url, constraints)
+    return hasRoute(this, options)
   }
 
   /**
-   * Adds a constraint strategy routes may then use in their `constraints`,
-   * as Fastify's addConstraintStrategy (find-my-way's strategy: `name`,
-   * `storage`, `deriveConstraint(req, ctx)`, or `(req, ctx, done)` for one
-   * derived asynchronously, and `validate`). Before ready().
    * @param {{ name: string, storage: Function, deriveConstraint: Function, validate?: Function, mustMatchWhenDerived?: boolean }} strategy
    */
   addConstraintStrategy (strategy) {
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addConstraintStrategy', '')
-    this._core.routes.addConstraintStrategy(strategy)
-    return this
+    return addConstraintStrategy(this, strategy)
   }
 
   /**
@@ -327,61 +170,17 @@ export class Hotpath {
   }
 
   /**
-   * The route tree as text (find-my-way's prettyPrint), as Fastify's
-   * printRoutes: every method's routes merged, or one method's tree
-   * (`method`); `commonPrefix: false` for one line per path;
-   * `includeMeta` (true, or keys) shows each route's hooks, error handler
-   * and options, `includeHooks` its hooks. Complete after ready(), which
-   * adds GET routes' HEAD routes.
    * @param {{ method?: string, commonPrefix?: boolean, includeMeta?: boolean | (string | symbol)[], includeHooks?: boolean }} [options]
    */
   printRoutes (options = {}) {
-    const opts = { ...options }
-    if (opts.includeHooks) opts.includeMeta = Array.isArray(opts.includeMeta) ? [...LISTED_REQUEST_HOOKS, ...opts.includeMeta] : opts.includeMeta === true ? true : [...LISTED_REQUEST_HOOKS]
-    return this._core.routes.print(opts)
+    return printRoutes(this, options)
   }
 
   // --- hooks, handlers, parsers --------------------------------------------
 
-  /**
-   * @param {string} name
-   * @param {Function} fn
-   */
+  /** @param {string} name @param {Function} fn */
   addHook (name, fn) {
-    const core = this._core
-    if (typeof name !== 'string') throw core.error('HP_ERR_HOOK_INVALID_TYPE', typeof name)
-    // what it got, in Fastify's words: null or undefined as such, anything
-    // else by its [object Type]
-    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, fn === null || fn === undefined ? String(fn) : Object.prototype.toString.call(fn))
-    checkAsyncHook(core, name, fn)
-    // an onReady hook may still add the app hooks that come later (onListen,
-    // preClose, onClose), as in Fastify; an onReady added then is not run
-    // a request hook added by an onReady hook (the routes are compiled, the
-    // app is not ready yet) is refused apart, as Fastify's plugin loader
-    // refuses it
-    if (STARTUP_HOOKS.has(name) ? core.isReady : core.locked) throw core.error(core.isReady || STARTUP_HOOKS.has(name) ? 'HP_ERR_HOOK_AFTER_READY' : 'HP_ERR_HOOK_WHILE_READY', 'addHook', ` (${name})`)
-    const ctx = this._ctx
-    if (/** @type {readonly string[]} */ (REQUEST_HOOKS).includes(name)) {
-      // a hook written with done(), as in Fastify, is adapted once here
-      const hook = adaptRequestHook(name, fn, core.fastifyErrors)
-      const add = () => { ctx.addHook(name, hook) }
-      // After plugins registered here but not loaded yet, as avvio orders
-      // it: their hooks on this context come first.
-      if (ctx.pending.length > 0) ctx.pending.push({ fn: add, opts: {}, instance: this, after: add })
-      else add()
-    } else if (name === 'onRoute') {
-      ctx.onRoute.push(fn)
-    } else if (name === 'onRegister') {
-      ctx.onRegister.push(fn)
-    } else if (name === 'onListen' || name === 'onReady') {
-      // run per context, after the parent's own, as Fastify runs them
-      ctx[name].push(adaptAppHook(name, fn, this))
-    } else if (/** @type {readonly string[]} */ (APP_HOOKS).includes(name)) {
-      this._core.appHooks[name].push(adaptAppHook(name, fn, this))
-    } else {
-      throw core.error('HP_ERR_HOOK_NOT_SUPPORTED', name)
-    }
-    return this
+    return addHook(this, name, fn)
   }
 
   /**
@@ -398,27 +197,12 @@ export class Hotpath {
 
   /** @param {Function} fn */
   setErrorHandler (fn) {
-    const core = this._core
-    if (typeof fn !== 'function') throw core.error('HP_ERR_ERROR_HANDLER_NOT_FN', typeof fn)
-    if (core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
-    // a second handler in one context wraps the first (what it throws goes
-    // there), unless allowErrorHandlerOverride is false
-    if (!core.allowErrorHandlerOverride && this._ctx.errorHandlers.length > 0) throw core.error('HP_ERR_ERROR_HANDLER_SET')
-    this._ctx.errorHandlers.push({ fn, instance: this })
-    return this
+    return setErrorHandler(this, fn)
   }
 
-  /**
-   * The request ids of this context's routes (and its children's) come
-   * from fn(raw), given node:http's IncomingMessage, as Fastify's
-   * setGenReqId; the requestIdHeader, when set, still comes first.
-   * @param {(raw: import('node:http').IncomingMessage) => string} fn
-   */
+  /** @param {(raw: import('node:http').IncomingMessage) => string} fn */
   setGenReqId (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setGenReqId', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'genReqId')
-    this._ctx.genReqId = this._core.requestIdFrom(fn)
-    return this
+    return setGenReqId(this, fn)
   }
 
   /** The function this context's request ids come from (the requestIdHeader in front of it). */
@@ -427,18 +211,10 @@ export class Hotpath {
   }
 
   /**
-   * The loggers of this context's requests are made by
-   * factory(logger, bindings, options, raw), called with the route's
-   * instance as `this`, as Fastify's setChildLoggerFactory: `bindings`
-   * holds the request id, `options` the route's logLevel and
-   * logSerializers; it returns the request's logger.
    * @param {(this: any, logger: any, bindings: Record<string, unknown>, options: Record<string, unknown>, raw: import('node:http').IncomingMessage) => any} factory
    */
   setChildLoggerFactory (factory) {
-    if (typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setChildLoggerFactory', 'expected a function')
-    if (this._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'childLoggerFactory')
-    this._ctx.childLoggerFactory = factory
-    return this
+    return setChildLoggerFactory(this, factory)
   }
 
   /** The factory this context's request loggers are made by: the one set, else a child with the request id. */
@@ -446,16 +222,9 @@ export class Hotpath {
     return this._ctx.findUp('childLoggerFactory') ?? defaultChildLoggerFactory
   }
 
-  /**
-   * Validators for this context's route schemas come from `compile({ schema,
-   * method, url, httpPart })` instead of ajv, as in Fastify.
-   * @param {Function} compile
-   */
+  /** @param {Function} compile */
   setValidatorCompiler (compile) {
-    if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setValidatorCompiler', 'expected a function')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setValidatorCompiler', '')
-    this._ctx.schemaController.setValidatorCompiler(compile)
-    return this
+    return setValidatorCompiler(this, compile)
   }
 
   /**
@@ -473,144 +242,57 @@ export class Hotpath {
   }
 
   /**
-   * Where this scope keeps its shared schemas and how its compilers are
-   * built, as Fastify's schemaController option: `{ bucket(parentSchemas),
-   * compilersFactory: { buildValidator(schemas, ajvOptions),
-   * buildSerializer(schemas) } }`, each falling back to the parent's.
    * @param {{ bucket?: Function, compilersFactory?: { buildValidator?: Function, buildSerializer?: Function } }} options
    */
   setSchemaController (options) {
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaController', '')
-    const ctx = this._ctx
-    ctx.schemaController = buildSchemaController(ctx.schemaController, options, this._core.error.bind(this._core))
-    return this
+    return setSchemaController(this, options)
   }
 
-  /**
-   * The error a failed validation answers with, for this context's routes
-   * that set none of their own: `formatter(errors, part)` with ajv's errors
-   * and 'params', 'querystring', 'headers' or 'body', called with this
-   * instance as `this`; its error is given status 400 and the validation
-   * code unless it has its own (Fastify's setSchemaErrorFormatter).
-   * @param {(errors: any[], part: string) => Error} formatter
-   */
+  /** @param {(errors: any[], part: string) => Error} formatter */
   setSchemaErrorFormatter (formatter) {
-    checkSchemaErrorFormatter(this._core, formatter)
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSchemaErrorFormatter', '')
-    this._ctx.schemaErrorFormatter = formatter
-    return this
+    return setSchemaErrorFormatter(this, formatter)
   }
 
-  /**
-   * Response serializers for this context's routes come from `compile({
-   * schema, method, url, httpStatus })` instead of fast-json-stringify.
-   * @param {Function} compile
-   */
+  /** @param {Function} compile */
   setSerializerCompiler (compile) {
-    if (typeof compile !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setSerializerCompiler', 'expected a function')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setSerializerCompiler', '')
-    this._ctx.schemaController.setSerializerCompiler(compile)
-    return this
+    return setSerializerCompiler(this, compile)
   }
 
-  /**
-   * The serializer of the JSON payloads of this context's routes (and its
-   * children's): `fn(payload, statusCode)`, in place of their response
-   * schemas and JSON.stringify; errors are answered as before.
-   * @param {(payload: any, statusCode: number) => string} fn
-   */
+  /** @param {(payload: any, statusCode: number) => string} fn */
   setReplySerializer (fn) {
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setReplySerializer', 'expected a function')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setReplySerializer', '')
-    this._ctx.replySerializer = fn
-    return this
+    return setReplySerializer(this, fn)
   }
 
-  /**
-   * setNotFoundHandler(handler) or, as in Fastify,
-   * setNotFoundHandler({ preValidation, preHandler }, handler).
-   * @param {any} opts
-   * @param {Function} [fn]
-   */
+  /** @param {any} opts @param {Function} [fn] */
   setNotFoundHandler (opts, fn) {
-    if (fn === undefined && typeof opts === 'function') {
-      fn = opts
-      opts = {}
-    }
-    if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected a function')
-    if (opts === null || typeof opts !== 'object') throw createError('HP_ERR_INVALID_OPTION', 'setNotFoundHandler', 'expected an options object before the handler')
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'setNotFoundHandler', '')
-    /** @type {Record<string, Function | Function[]>} */
-    const hooks = {}
-    // Fastify's two: hooks for the not-found route only, run after the context's own
-    for (const name of ['preValidation', 'preHandler']) {
-      const h = opts[name]
-      checkHookOption(this._core, name, h)
-      if (h !== undefined && h !== null) hooks[name] = h
-    }
-    // and the not-found route's own error handler (Fastify's errorHandler option)
-    const errorHandler = opts.errorHandler
-    if (errorHandler !== undefined && errorHandler !== null && typeof errorHandler !== 'function') throw this._core.error('HP_ERR_ROUTE_ERROR_HANDLER', '*', '*')
-    // One per prefix, as in Fastify: a plugin registered without a prefix
-    // sets its parent's (with its own hooks), and only once.
-    const level = this._ctx.notFoundLevel
-    if (level.notFoundHandler !== null) throw this._core.error('HP_ERR_NOT_FOUND_HANDLER_SET', level.prefix === '' ? '/' : level.prefix)
-    level.notFoundHandler = { handler: fn, hooks, errorHandler: errorHandler ?? null, ctx: this._ctx, instance: this }
-    return this
+    return setNotFoundHandler(this, opts, fn)
   }
 
-  /**
-   * @param {string | RegExp | readonly (string | RegExp)[]} type
-   * @param {any} opts
-   * @param {Function} [fn]
-   */
+  /** @param {string | RegExp | readonly (string | RegExp)[]} type @param {any} opts @param {Function} [fn] */
   addContentTypeParser (type, opts, fn) {
-    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'addContentTypeParser')
-    if (typeof opts === 'function') {
-      fn = opts
-      opts = {}
-    }
-    this._ctx.ownParsers().add(type, opts, /** @type {any} */ (fn), this._core)
-    return this
+    return addContentTypeParser(this, type, opts, fn)
   }
 
-  /**
-   * Whether this context has a parser for exactly this type (a media type,
-   * '*', or a RegExp with the same source and flags).
-   * @param {string | RegExp} type
-   */
+  /** @param {string | RegExp} type */
   hasContentTypeParser (type) {
-    return this._ctx.findParsers().has(type, this._core)
+    return hasContentTypeParser(this, type)
   }
 
-  /**
-   * Removes this context's parser for each type given (the built-in ones
-   * too); the parent context keeps its own.
-   * @param {string | RegExp | readonly (string | RegExp)[]} type
-   */
+  /** @param {string | RegExp | readonly (string | RegExp)[]} type */
   removeContentTypeParser (type) {
-    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeContentTypeParser')
-    const table = this._ctx.ownParsers()
-    for (const t of Array.isArray(type) ? type : [type]) table.remove(t, this._core)
-    return this
+    return removeContentTypeParser(this, type)
   }
 
-  /** Removes every parser of this context, the built-in ones too. */
   removeAllContentTypeParsers () {
-    if (this._core.locked) throw this._core.error('HP_ERR_PARSER_AFTER_READY', 'removeAllContentTypeParsers')
-    this._ctx.ownParsers().removeAll()
-    return this
+    return removeAllContentTypeParsers(this)
   }
 
   /**
-   * The built-in JSON parser with its own answer to prototype poisoning,
-   * to register for another content type: 'error' (400), 'remove' or
-   * 'ignore' for a `__proto__` key and for a `constructor.prototype` key.
    * @param {'error' | 'remove' | 'ignore'} [onProtoPoisoning]
    * @param {'error' | 'remove' | 'ignore'} [onConstructorPoisoning]
    */
   getDefaultJsonParser (onProtoPoisoning = 'error', onConstructorPoisoning = 'error') {
-    return withDone(jsonParser(onProtoPoisoning, onConstructorPoisoning), true)
+    return getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
   }
 
   /** The built-in text/plain parser (the body as it is), to register for another content type. */
@@ -618,41 +300,16 @@ export class Hotpath {
     return defaultTextParser
   }
 
-  /**
-   * Connect/Express middleware, as Express's app.use takes it: one or more
-   * functions or arrays of them, optionally after a mount path. They run at
-   * onRequest (error middleware at onError), in order, in this context.
-   * @param {...any} args
-   */
+  /** @param {...any} args */
   use (...args) {
-    let mount = ''
-    if (typeof args[0] === 'string') {
-      const path = /** @type {string} */ (args.shift())
-      if (path[0] !== '/' || /[:*(?]/.test(path)) throw createError('HP_ERR_INVALID_OPTION', 'use', `the mount path must be a literal path starting with '/', got ${JSON.stringify(path)}`)
-      // joined to the plugin's prefix, as a route's path is
-      mount = this._ctx.prefix + path.replace(/\/+$/, '')
-    }
-    const fns = args.flat(Infinity)
-    if (fns.length === 0 || !fns.every((fn) => typeof fn === 'function')) throw createError('HP_ERR_INVALID_OPTION', 'use', 'expected (req, res, next) middleware')
-    // (err, req, res, next) is error middleware, as in Express: it runs
-    // when a route or an earlier middleware fails, before the error handler
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'use', '')
-    for (const fn of fns) this._ctx.addHook(fn.length === 4 ? 'onError' : 'onRequest', middlewareHook(fn, mount))
-    this._ctx.usesMiddleware = true
-    return this
+    return use(this, args)
   }
 
   // --- shared schemas ------------------------------------------------------
 
-  /**
-   * A schema routes can $ref by its $id (`{ $ref: 'user#' }`), seen by this
-   * context and its children, as Fastify's addSchema.
-   * @param {any} schema
-   */
+  /** @param {any} schema */
   addSchema (schema) {
-    if (this._core.locked) throw this._core.error('HP_ERR_HOOK_AFTER_READY', 'addSchema', '')
-    addSchemaTo(this._core, this._ctx, plainSchema(schema))
-    return this
+    return addSchema(this, schema)
   }
 
   /** The shared schemas this context sees, by $id (the bucket's answer). */
@@ -667,34 +324,19 @@ export class Hotpath {
 
   // --- decorators ------------------------------------------------------------
 
-  /**
-   * @param {string | symbol} name
-   * @param {unknown} value  a value, or { getter, setter }
-   * @param {(string | symbol)[]} [dependencies]  decorators that must exist already
-   */
+  /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorate (name, value, dependencies) {
-    // the instance's own decorators may still be added by an onReady hook,
-    // as in Fastify; those of requests and replies are built into the routes
-    if (this._core.isReady) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
-    if (isDeclared(this, name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    requireDecorators(this._core, dependencies, (dep) => dep in this, name)
-    const target = this
-    const v = /** @type {any} */ (value)
-    if (isAccessor(v)) Object.defineProperty(target, name, { get: v.getter, set: v.setter, configurable: true, enumerable: false })
-    else /** @type {any} */ (target)[name] = value
-    return this
+    return decorate(this, Hotpath.prototype, name, value, dependencies)
   }
 
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateRequest (name, value, dependencies) {
-    requireDecorators(this._core, dependencies, (dep) => this.hasRequestDecorator(dep), name)
-    return this._decorateObject('requestDecorators', RESERVED_REQUEST, name, value)
+    return decorateRequest(this, name, value, dependencies)
   }
 
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateReply (name, value, dependencies) {
-    requireDecorators(this._core, dependencies, (dep) => this.hasReplyDecorator(dep), name)
-    return this._decorateObject('replyDecorators', RESERVED_REPLY, name, value)
+    return decorateReply(this, name, value, dependencies)
   }
 
   /**
@@ -704,18 +346,7 @@ export class Hotpath {
    * @param {unknown} value
    */
   _decorateObject (kind, reserved, name, value) {
-    if (this._core.locked) throw this._core.error('HP_ERR_DEC_AFTER_READY', String(name))
-    // (a built-in member, or one of hotpath's own fields)
-    if (typeof name === 'string' ? reserved.has(name) || OWN_FIELDS[kind].has(name) : typeof name !== 'symbol') throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    // a plugin may declare its own value for a parent's decorator, as in
-    // Fastify; its routes see it, the parent's keep theirs
-    if (this._ctx[kind].has(name)) throw this._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
-    // an object or array as the value would be one value shared by every
-    // request (its prototype's): refused, as in Fastify; an accessor, or a
-    // value set per request in a hook, is what a request needs
-    if (typeof value === 'object' && value !== null && !isAccessor(value)) throw this._core.error('HP_ERR_DEC_REFERENCE_TYPE', String(name), typeof value)
-    this._ctx[kind].set(name, value)
-    return this
+    return decorateObject(this, kind, reserved, name, value)
   }
 
   /** @param {string | symbol} name */
@@ -756,62 +387,29 @@ export class Hotpath {
   // --- plugins ---------------------------------------------------------------
 
   /**
-   * Queues a plugin; it loads at ready(), or when the returned value is
-   * awaited (with everything queued before it).
    * @param {Function | { default: Function } | PromiseLike<unknown>} fn
    * @param {Record<string, any> | ((instance: any) => Record<string, any>)} [opts]
    */
   register (fn, opts = {}) {
-    if (this._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
-    const given = /** @type {any} */ (fn)
-    // a promise (an import()) is checked when it has settled, at load
-    const thenable = given !== null && typeof given === 'object' && typeof given.then === 'function'
-    if (typeof given !== 'function' && !thenable && typeof given?.default !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'register', 'expected a plugin function, a module whose default export is one, or a promise of either')
-    // options given as a function are computed when the plugin loads
-    this._ctx.pending.push({ fn: given, opts: opts ?? {}, instance: this })
-    return this
+    return register(this, fn, opts)
   }
 
-  /**
-   * Whether a plugin of this name was loaded into this context or a parent
-   * (its declared name: fastify-plugin's, plugin()'s), or opened this
-   * context, as Fastify's hasPlugin.
-   * @param {string} name
-   */
+  /** @param {string} name */
   hasPlugin (name) {
-    return this._ctx.hasPlugin(name)
+    return hasPlugin(this, name)
   }
 
-  /**
-   * The plugins this instance's context went through, as Fastify's
-   * pluginName: the name of the plugin that opened it, then those of the
-   * plugin()-wrapped plugins loaded into it so far, joined by ' -> '.
-   */
   get pluginName () {
-    return this._ctx.pluginNames.join(' -> ')
+    return pluginName(this)
   }
 
-  /**
-   * The plugins as they loaded, as a tree, with the milliseconds each took
-   * (itself and what it registered), as Fastify's printPlugins.
-   */
   printPlugins () {
-    return printLoadTree(this._core.loadTree)
+    return printPlugins(this)
   }
 
-  /**
-   * after(fn): fn runs once everything registered before it has loaded
-   * (fn(err) or fn(err, done), as in Fastify); after() alone is a promise
-   * of that moment, rejected when a plugin failed and nothing handled it.
-   * @param {Function} [fn]
-   */
+  /** @param {Function} [fn] */
   after (fn) {
-    if (typeof fn !== 'function') {
-      const core = this._core
-      return loadPlugins(core, this._ctx).then(() => { if (core.loadError !== null) throw core.loadError })
-    }
-    this._ctx.pending.push({ fn, opts: {}, instance: this, after: fn })
-    return this
+    return after(this, fn)
   }
 
   /**
@@ -825,33 +423,10 @@ export class Hotpath {
   }
 
   /**
-   * The instance is awaitable until the app has loaded its plugins, as
-   * Fastify's (avvio's thenify): `await app` (or `await app.register(…)`)
-   * loads the plugins registered so far in this context and resolves to the
-   * instance. Once loaded, `then` is undefined, so ready()'s promise of the
-   * instance, and an async function returning it, settle with it as it is;
-   * so does the resolution with the instance here, which reads `then` once
-   * more (the flag breaks that loop, as avvio's kThenifyDoNotWrap).
    * @returns {((resolve: (app: this) => unknown, reject?: (err: unknown) => unknown) => Promise<unknown>) | undefined}
    */
   get then () {
-    const core = this._core
-    if (core.locked) return undefined
-    if (core.resolvingInstance) {
-      core.resolvingInstance = false
-      return undefined
-    }
-    // called by `await`, or by code as `app.register(p).then(a, b)`: what
-    // it returns is a promise of a's (or b's) result, as avvio's is
-    return (resolve, reject) => loadPlugins(core, this._ctx).then(() => {
-      // a plugin that failed, and nothing handled it: as after()
-      if (core.loadError !== null) {
-        if (typeof reject !== 'function') throw core.loadError
-        return reject(core.loadError)
-      }
-      core.resolvingInstance = true
-      return resolve(this)
-    }, reject)
+    return thenOf(this)
   }
 
   // --- lifecycle -------------------------------------------------------------
@@ -877,79 +452,17 @@ export class Hotpath {
   }
 
   /**
-   * A promise of the address; given a callback (Fastify's listen(opts, cb)
-   * or listen(cb)), callback(err, address) instead, with a null address on
-   * failure. An AbortSignal in `signal` closes the app when it aborts; one
-   * aborted before the server listens resolves undefined (the callback is
-   * not called) and the server never listens.
    * @param {ListenOptions | ((err: Error | null, address?: string | null) => void)} [opts]
    * @param {(err: Error | null, address?: string | null) => void} [callback]
    * @returns {Promise<string | undefined>}
    */
   listen (opts = {}, callback) {
-    if (typeof opts === 'function') {
-      callback = opts
-      opts = {}
-    }
-    const signal = opts !== null && typeof opts === 'object' ? opts.signal : undefined
-    /** @type {{ aborted: boolean }} */
-    const state = { aborted: false }
-    if (signal !== undefined && signal !== null) {
-      if (typeof signal.addEventListener !== 'function' && typeof (/** @type {any} */ (signal).on) !== 'function') {
-        throw this._core.error('HP_ERR_INVALID_LISTEN_OPTION', 'Invalid options.signal')
-      }
-      if (signal.aborted) {
-        state.aborted = true
-        return this.close().then(() => undefined)
-      }
-      signal.addEventListener('abort', () => {
-        state.aborted = true
-        this.close()
-      }, { once: true })
-    }
-    const listening = this._listen(opts, state)
-    if (typeof callback === 'function') {
-      const cb = callback
-      listening.then(
-        // closed (or aborted) before the server listened: nothing listens,
-        // and the callback is not called, as Fastify does not call it
-        (address) => { if (address !== undefined) process.nextTick(() => cb.call(this, null, address)) },
-        (err) => process.nextTick(() => cb.call(this, err, null))
-      )
-    }
-    return listening
+    return listen(this, opts, callback)
   }
 
-  /**
-   * @param {ListenOptions} opts
-   * @param {{ aborted: boolean }} state
-   */
-  async _listen (opts, state) {
-    const core = this._core
-    if (core.closePromise !== null) throw core.error('HP_ERR_CLOSED')
-    if (core.address !== null || core.listening) throw core.error('HP_ERR_ALREADY_LISTENING')
-    const invalid = invalidListenOption(opts)
-    if (invalid !== null) throw core.error('HP_ERR_INVALID_LISTEN_OPTION', invalid)
-    core.listening = true
-    try {
-      await this.ready()
-      // aborted while the plugins loaded: the app is closing, nothing listens
-      if (state.aborted || core.closePromise !== null) return undefined
-      const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
-      const address = await engine.listen(opts)
-      core.address = address
-      const urls = listenUrls(address, core.engineOptions.https ? 'https' : 'http')
-      for (const url of urls) this.log.info(typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`)
-      const url = urls[0]
-      // started, not waited for: an onListen hook does not hold listen(), and
-      // its failure is logged, as in Fastify
-      runOnListen(core)
-      core.backgroundCompile.start()
-      return url
-    } catch (err) {
-      if (core.address === null) core.listening = false
-      throw err
-    }
+  /** @param {ListenOptions} opts @param {{ aborted: boolean }} state */
+  _listen (opts, state) {
+    return listenNow(this, opts, state)
   }
 
   /** The origin the server listens at (`http://127.0.0.1:3000`), or its socket path. */
@@ -961,20 +474,9 @@ export class Hotpath {
     return `${this._core.engineOptions.https ? 'https' : 'http'}://${host}:${address.port}`
   }
 
-  /**
-   * A promise of the end of close(); given a callback, callback(err?) too,
-   * as Fastify's close(cb).
-   * @param {(err?: Error) => void} [callback]
-   * @returns {Promise<void>}
-   */
+  /** @param {(err?: Error) => void} [callback] @returns {Promise<void>} */
   close (callback) {
-    const core = this._core
-    if (core.closePromise === null) {
-      core.draining = core.drainDelay !== null && core.drainDelay > 0
-      core.closePromise = doClose(core)
-    }
-    if (typeof callback === 'function') settleTo(core.closePromise, callback, this, false)
-    return core.closePromise
+    return close(this, callback)
   }
 
   /**
@@ -1033,36 +535,6 @@ export class Hotpath {
   }
 }
 
-/**
- * @param {any} options
- */
-function checkInjectOptions (options) {
-  const invalid = options !== null && typeof options === 'object' ? invalidOption(options) : null
-  if (invalid !== null) throw createError('HP_ERR_INVALID_OPTION', invalid[0], invalid[1])
-}
-
-/**
- * app.inject()'s request, sent now: the promise of its Response, or
- * callback(err, res).
- * @param {Hotpath} app
- * @param {Record<string, any>} options
- * @param {(err: Error | null, res?: any) => void} [callback]
- * @returns {any}
- */
-function injectNow (app, options, callback) {
-  checkInjectOptions(options ?? {})
-  const core = app._core
-  // once close() has begun, an injected request is refused rather than
-  // answered 503, as Fastify refuses it (served while a drain delay runs,
-  // as the engines serve theirs)
-  const result = core.closePromise !== null && !core.draining
-    ? Promise.reject(core.error('HP_ERR_CLOSED'))
-    : app.ready().then(() => core.injectEngine.request(options))
-  if (typeof callback !== 'function') return result
-  settleTo(result, callback, app, true)
-  return undefined
-}
-
 // `await using app = hotpath()` closes the app at the end of the block, as
 // Fastify's [Symbol.asyncDispose] does (where the runtime has the symbol).
 if (typeof Symbol.asyncDispose === 'symbol') {
@@ -1071,200 +543,4 @@ if (typeof Symbol.asyncDispose === 'symbol') {
     writable: true,
     configurable: true
   })
-}
-
-/**
- * The URLs listen() reports, the first one its result: a server on every
- * IPv4 address (0.0.0.0) is reached at each of the machine's IPv4
- * addresses, the loopback ones first, as Fastify reports them; any other
- * address, or a socket path, as it is.
- * @param {import('node:net').AddressInfo | string} address
- * @param {string} scheme
- * @returns {string[]}
- */
-function listenUrls (address, scheme) {
-  if (typeof address === 'string') return [address]
-  if (address.family === 'IPv6') return [`${scheme}://[${address.address}]:${address.port}`]
-  const hosts = address.address === '0.0.0.0'
-    ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => i.family === 'IPv4')).sort((a, b) => Number(b.internal) - Number(a.internal)).map((i) => i.address)
-    : []
-  if (hosts.length === 0) hosts.push(address.address)
-  return hosts.map((host) => `${scheme}://${host}:${address.port}`)
-}
-
-/**
- * node:net's listen options (../engines/engine.js ListenOptions), and:
- * @typedef {import('../engines/engine.js').ListenOptions & {
- *   signal?: AbortSignal,
- *   listenTextResolver?: (address: string) => string
- * }} ListenOptions
- *   signal: closes the app when it aborts; listenTextResolver: the text
- *   logged once listening
- */
-
-/**
- * What a request's logger is when no childLoggerFactory is set: a child of
- * the route's logger with the request id (the request path makes it
- * without calling this).
- * @param {any} logger
- * @param {Record<string, unknown>} bindings
- * @param {Record<string, unknown>} options
- */
-function defaultChildLoggerFactory (logger, bindings, options) {
-  return logger.child(bindings, options)
-}
-
-/**
- * A hook given as a route option: a function, an array of them, or nothing
- * (undefined or null, as Fastify takes both).
- * @param {import('./core.js').Core} core
- * @param {string} name
- * @param {unknown} h
- */
-function checkHookOption (core, name, h) {
-  if (h === undefined || h === null) return
-  for (const fn of Array.isArray(h) ? h : [h]) {
-    if (typeof fn !== 'function') throw core.error('HP_ERR_INVALID_HOOK', name, Object.prototype.toString.call(fn))
-    checkAsyncHook(core, name, fn)
-  }
-}
-
-/**
- * The arguments each hook gets before Fastify's `done` callback (the
- * request hooks', onReady's and onListen's): an async function declaring
- * more has a `done` it must not call (its promise is its answer; a done()
- * would answer twice, or throw), and is refused when added.
- * @type {Record<string, number>}
- */
-const HOOK_ARGS = { onRequest: 2, preParsing: 3, preValidation: 2, preHandler: 2, preSerialization: 3, onSend: 3, onResponse: 2, onError: 3, onTimeout: 2, onRequestAbort: 2, onReady: 0, onListen: 0 }
-
-/**
- * @param {import('./core.js').Core} core
- * @param {string} name
- * @param {Function} fn
- */
-function checkAsyncHook (core, name, fn) {
-  // Fastify's onRequestAbort takes (request, done); hotpath's (req, reply)
-  const args = name === 'onRequestAbort' && core.fastifyErrors ? 1 : HOOK_ARGS[name]
-  if (args !== undefined && fn.length > args && fn.constructor?.name === 'AsyncFunction') throw core.error('HP_ERR_HOOK_ASYNC_DONE', name)
-}
-
-/**
- * Fastify's callback forms (ready, listen, close, inject): the callback
- * runs on its own tick, outside the promise chain, so that a throw in it
- * (a failed assertion in a test) is an exception of its own, not a
- * rejection nobody handles.
- * @param {Promise<any>} promise
- * @param {Function} callback
- * @param {any} self
- * @param {boolean} withValue  callback(null, value) rather than callback(null)
- */
-function settleTo (promise, callback, self, withValue) {
-  promise.then(
-    (value) => process.nextTick(() => withValue ? callback.call(self, null, value) : callback.call(self, null)),
-    (err) => process.nextTick(() => callback.call(self, err))
-  )
-}
-
-/**
- * ready(cb): cb(null, instance) or cb(err) in the same turn as the promises
- * of the ready() calls made before it, so that callbacks and promises settle
- * in the order ready() was called, as in Fastify; a throw in cb is an
- * exception of its own, not a rejection nobody handles.
- * @param {Promise<any>} promise
- * @param {Function} callback
- * @param {any} self
- */
-function settleInOrder (promise, callback, self) {
-  /** @param {unknown[]} args */
-  const call = (...args) => {
-    try {
-      callback.apply(self, args)
-    } catch (err) {
-      process.nextTick(() => { throw err })
-    }
-  }
-  promise.then((value) => call(null, value), (err) => call(err))
-}
-
-/**
- * The paths after the prefix a route is registered at, as Fastify's route()
- * joins them. A route declared as '/' under a prefix answers what its
- * `prefixTrailingSlash` says: '/v1' and '/v1/' ('both', the default; the
- * second is `prefixing`, registered without the onRoute hooks, and left out
- * under ignoreTrailingSlash, where the router answers it from '/v1', and
- * under ignoreDuplicateSlashes when the prefix ends with '/'), '/v1' alone
- * ('no-slash') or '/v1/' alone ('slash'). Under a prefix that ends with
- * '/', a path's leading '/' is dropped ('/v1/' and '/x' give '/v1/x');
- * any other path is appended as it is.
- * @param {string} prefix  as Fastify builds it (Context#routePrefix)
- * @param {string} path  as declared
- * @param {boolean} isHead  a HEAD route (the method a string, as Fastify tells)
- * @param {unknown} prefixTrailingSlash  the route's option
- * @param {{ ignoreTrailingSlash?: boolean, ignoreDuplicateSlashes?: boolean }} routerOptions
- * @returns {{ path: string, prefixing: boolean }[]}
- */
-function routePaths (prefix, path, isHead, prefixTrailingSlash, routerOptions) {
-  if (path === '/' && prefix !== '' && !isHead) {
-    if (prefixTrailingSlash === 'slash') return [{ path, prefixing: false }]
-    if (prefixTrailingSlash === 'no-slash') return [{ path: '', prefixing: false }]
-    if (routerOptions.ignoreTrailingSlash === true || (routerOptions.ignoreDuplicateSlashes === true && prefix.endsWith('/'))) return [{ path: '', prefixing: false }]
-    return [{ path: '', prefixing: false }, { path, prefixing: true }]
-  }
-  if (path[0] === '/' && prefix.endsWith('/')) return [{ path: path.slice(1), prefixing: false }]
-  return [{ path, prefixing: false }]
-}
-
-/**
- * decorate(name, value, dependencies): each dependency must be decorated
- * already, as Fastify checks it.
- * @param {Core} core
- * @param {(string | symbol)[] | undefined} dependencies
- * @param {(dep: string | symbol) => boolean} has
- * @param {string | symbol} name
- */
-function requireDecorators (core, dependencies, has, name) {
-  if (dependencies === undefined || dependencies === null) return
-  if (!Array.isArray(dependencies)) throw core.error('HP_ERR_DEC_DEPENDENCY_INVALID_TYPE', String(name))
-  for (const dep of dependencies) {
-    if (!has(dep)) throw core.error('HP_ERR_DEC_MISSING_DEPENDENCY', String(dep), String(name))
-  }
-}
-
-/**
- * Whether `name` may not be decorated on this instance: a member of the app
- * itself, or a decorator of this plugin scope. A parent's decorator may be
- * declared again by a plugin, which sees its own value (Fastify's rule).
- * @param {any} instance
- * @param {string | symbol} name
- */
-function isDeclared (instance, name) {
-  for (let o = instance; o !== null; o = Object.getPrototypeOf(o)) {
-    if (!Object.hasOwn(o, name)) continue
-    // the built-in use() gives way to a plugin's (@fastify/middie's,
-    // @fastify/express's): Fastify has none of its own
-    if (o === Hotpath.prototype && YIELDING_MEMBERS.has(name)) return false
-    // an instance (the root or a plugin's) has its own _ctx; a class
-    // prototype holds the built-in members
-    return o === instance || !Object.hasOwn(o, '_ctx')
-  }
-  return false
-}
-
-/** @param {any} v  a decorator value given as { getter, setter } */
-function isAccessor (v) {
-  return v !== null && typeof v === 'object' && (typeof v.getter === 'function' || typeof v.setter === 'function')
-}
-
-/**
- * Adds a shared schema to a scope and, as Fastify does, to the scopes of
- * the plugins it has already loaded (each started from a copy of its
- * parent's schemas).
- * @param {import('./core.js').Core} core
- * @param {import('./context.js').Context} ctx
- * @param {any} schema
- */
-function addSchemaTo (core, ctx, schema) {
-  ctx.schemaController.add(schema)
-  for (const child of core.allContexts) if (child.parent === ctx) addSchemaTo(core, child, schema)
 }
