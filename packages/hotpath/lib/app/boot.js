@@ -284,6 +284,13 @@ function runAfter (instance, fn, err) {
  * Calls fn(...args, done) and settles once: by done(err?), by the promise
  * fn returns, or, when fn declares no done parameter and returns no
  * promise, on return.
+ * A promise's settling is taken on process.nextTick as it is then, as
+ * Fastify's boot (avvio) takes it: what fn queued on the tick runs before
+ * the boot goes on, and a test that fakes process.nextTick with an
+ * advancing clock (FakeTimers' shouldAdvanceTime) sees the clock move once
+ * more per such plugin, as on Fastify, so what node's streams queued on the
+ * faked tick meanwhile (the test runner's report) has run before the test
+ * resets its clock (test/boot-fake-timers.test.js).
  * @param {Function} fn
  * @param {unknown} self  `this` for fn
  * @param {unknown[]} args  the arguments before done
@@ -301,7 +308,7 @@ function settleWithDone (fn, self, args, rejected) {
       else resolve()
     }
     const r = fn.apply(self, [...args, done])
-    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => done(), (/** @type {unknown} */ err) => done(err ?? new Error(rejected)))
+    if (r !== null && typeof r === 'object' && typeof r.then === 'function') r.then(() => process.nextTick(done), (/** @type {unknown} */ err) => process.nextTick(done, err ?? new Error(rejected)))
     else if (fn.length <= args.length) done()
   })
 }
