@@ -104,12 +104,18 @@ function report (file, framework) {
   })
 }
 
-test('a test file that resets a fake clock after each test reports each of them, as on Fastify', async () => {
+test('a test file that resets a fake clock after each test reports each of them, as on Fastify', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hotpath-fake-timers-'))
   try {
     const file = join(dir, 'reported.test.mjs')
     writeFileSync(file, REPORTED)
     const fastify = await report(file, require.resolve('fastify'))
+    if (fastify.length === 0) {
+      // Node 24 and later: the test runner's reporter queues more on the
+      // faked ticks, and the clock's reset drops its report on Fastify too
+      t.skip(`on Node ${process.versions.node} the file's report is lost on Fastify as well: nothing to compare`)
+      return
+    }
     const hotpath = await report(file, fileURLToPath(new URL('../lib/fastify.js', import.meta.url)))
     assert.deepEqual(fastify, ['ok 1 - a jump of 24:01:00', 'ok 2 - a jump of 00:15:01', 'ok 3 - a jump of 00:14:59'])
     assert.deepEqual(hotpath, fastify)
