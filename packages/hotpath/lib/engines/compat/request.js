@@ -14,6 +14,7 @@ import { acceptAssignments } from '../assignable.js'
 import { installExpressRequest } from '../express-helpers.js'
 import { createError } from '../../errors.js'
 import { guardedEmit } from './guarded-emit.js'
+import { kHeadersCount } from './node-state.js'
 
 /** @typedef {import('./guarded-emit.js').Owner} Owner */
 
@@ -45,13 +46,6 @@ const BareReadable = /** @type {any} */ (function BareReadable () {})
 Object.setPrototypeOf(BareReadable.prototype, IncomingMessage.prototype)
 Object.setPrototypeOf(BareReadable, Readable)
 const ReadableState = /** @type {any} */ (Readable).ReadableState
-
-/**
- * How many raw header entries node's `headers` getter reads, on an
- * IncomingMessage (its parser sets it); found by its description, as
- * node's symbols are not exported.
- */
-const kHeadersCount = Object.getOwnPropertySymbols(new IncomingMessage(/** @type {any} */ (null))).find((s) => s.description === 'kHeadersCount')
 
 /**
  * @param {string[]} lines  name, value, name, value…

@@ -11,23 +11,29 @@
 // socket: a response whose socket is not its own (`socket._httpMessage`)
 // keeps its output in `outputData` and reports each part through
 // `_onPendingData`, the hook node:http's server sets on every response it
-// makes; here the hook hands the parts to the engine: the whole response
+// makes; here the hook hands the parts to the engine (./response-output.js): the whole response
 // at once, with its Content-Length, when end() came in the same turn; else
 // a stream, with backpressure. Node frames nothing itself (its chunked
 // coding is turned off once the head is made): the engine frames the body.
 // What the engine calls, and node calls on the object (`_onPendingData`,
-// `_storeHeader`), is an own property or a function of this module, never
-// only on this prototype: it too survives a prototype swap.
+// `_storeHeader`), is an own property or a module function, never only on
+// this prototype: it too survives a prototype swap. node's internal
+// symbols come from ./node-state.js.
 // docs/engines.md lists what node:http has and this object does not.
-import { Readable } from 'node:stream'
 import { ServerResponse } from '../../node-http.js'
 import { acceptAssignments } from '../assignable.js'
 import { installExpressResponse } from '../express-helpers.js'
 import { lowerCaseName } from '../../reply/header-name.js'
 import { guardedEmit } from './guarded-emit.js'
 import { checkHeader, headersSentError } from './header-checks.js'
+import { kOutHeaders } from './node-state.js'
+import { outputPending, emitClose, call } from './response-output.js'
+
+export { kOutHeaders }
+export { finishCompat } from './response-output.js'
 
 /** @typedef {import('./guarded-emit.js').Owner} Owner */
+/** @typedef {import('node:stream').Readable} Readable */
 /** @typedef {import('./request.js').CompatRequest} CompatRequest */
 /** @typedef {Record<string, string | number | string[]>} HeaderRecord */
 
@@ -56,25 +62,6 @@ import { checkHeader, headersSentError } from './header-checks.js'
  * @property {(status: number, headers: HeaderRecord, stream: Readable, done: (err: Error | null) => void, trailers?: ((send: (fields: Record<string, string>) => void) => void) | null) => void} respondStream
  */
 
-/**
- * node's symbols for the state its methods keep on a response, found once
- * by their descriptions on a response made for the purpose (the same on
- * every Node line hotpath runs on: 20 to 26).
- */
-const sample = new ServerResponse(/** @type {any} */ ({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} }))
-/** @param {string} description */
-function nodeSymbol (description) {
-  const found = Object.getOwnPropertySymbols(sample).find((s) => s.description === description)
-  if (found === undefined) throw new Error(`node:http's ServerResponse has no ${description}: this Node line is not supported`)
-  return found
-}
-/** the header table: lower-case name → [name as set, value] */
-export const kOutHeaders = nodeSymbol('kOutHeaders')
-/** a write() returned false and 'drain' is owed */
-const kNeedDrain = nodeSymbol('kNeedDrain')
-/** Node 22.x and later keep writableFinished here; earlier lines compute it */
-const kWritableFinished = Object.getOwnPropertySymbols(sample).find((s) => s.description === 'kWritableFinished')
-
 /** node's own head maker, which the own `_storeHeader` calls first */
 const nodeStoreHeader = /** @type {any} */ (ServerResponse.prototype)._storeHeader
 
@@ -87,9 +74,6 @@ const nodeStoreHeader = /** @type {any} */ (ServerResponse.prototype)._storeHead
  */
 function HeaderTable () {}
 HeaderTable.prototype = Object.create(null)
-
-/** Past this many bytes written in one turn, the body is streamed at once. */
-const HELD_LIMIT = 64 * 1024
 
 export class CompatResponse extends ServerResponse {
   /**
@@ -156,7 +140,7 @@ export class CompatResponse extends ServerResponse {
     checkHeader(name, value)
     const self = /** @type {Outgoing} */ (this)
     let table = self[kOutHeaders]
-    if (table === null) self[kOutHeaders] = table = new HeaderTable()
+    if (table === null) self[kOutHeaders] = table = new (/** @type {any} */ (HeaderTable))()
     table[lowerCaseName(name)] = [name, value]
     return this
   }
@@ -296,233 +280,6 @@ function headerRecord (cres, headers) {
     for (const name of Object.keys(headers)) if (headers[name] !== undefined) out[lowerCaseName(name)] = headers[name]
   }
   return out
-}
-
-/**
- * node's `_onPendingData`: it kept a part in outputData. Handed to the
- * engine on this tick's end, after the rest of a write()/end() sequence.
- * @this {Outgoing}
- * @param {number} bytes
- */
-function outputPending (bytes) {
-  if (bytes < 0 || this.flushState !== 0) return
-  this.flushState = 1
-  process.nextTick(flushOutput, this)
-}
-
-/** @param {Outgoing} cres */
-function flushOutput (cres) {
-  if (cres.flushState === 1) cres.flushState = 0
-  const res = cres.res
-  if (cres.ended || cres.destroyed || (res.headersSent && !res.throughCompat)) {
-    // nowhere to go: the response was answered past this object, or cut
-    // off; node's callbacks are not called, as for a socket gone
-    cres.outputData = []
-    cres.outputSize = 0
-    return
-  }
-  if (cres.outlet !== null) {
-    moveOutput(cres)
-    return
-  }
-  if (!cres.finished && !cres.announcesTrailers) {
-    // Parts written without end(): held to the end of this turn, so that
-    // a body written in parts and ended soon after (compression's output,
-    // write() then end() in a callback) still goes out whole with its
-    // length. What comes later, or past 64 KiB, is streamed.
-    if (cres.outputSize < HELD_LIMIT) {
-      if (cres.flushState !== 2) {
-        cres.flushState = 2
-        setImmediate(openHeld, cres)
-      }
-      return
-    }
-  }
-  if (cres.finished && !cres.announcesTrailers) respondWhole(cres)
-  else openOutlet(cres)
-}
-
-/**
- * The turn in which parts were written has ended.
- * @param {Outgoing} cres
- */
-function openHeld (cres) {
-  cres.flushState = 0
-  if (cres.outlet !== null || cres.ended || cres.destroyed) return
-  if (cres.finished && !cres.announcesTrailers) respondWhole(cres)
-  else openOutlet(cres)
-}
-
-/**
- * The body parts in outputData, taken from it; node's callbacks collected
- * in `callbacks`.
- * @param {Outgoing} cres
- * @param {Function[]} callbacks
- * @returns {Buffer[]}
- */
-function takeOutput (cres, callbacks) {
-  const entries = cres.outputData
-  cres.outputData = []
-  cres.outputSize = 0
-  /** @type {Buffer[]} */
-  const parts = []
-  for (const entry of entries) {
-    let data = entry.data
-    if (!cres.headTaken && cres._header !== null) {
-      // node's first part begins with the head (or is the head alone):
-      // the engine makes its own from engineHead
-      cres.headTaken = true
-      if (data === cres._header) data = ''
-      else if (typeof data === 'string') data = data.slice(cres._header.length)
-    }
-    if (typeof entry.callback === 'function') callbacks.push(entry.callback)
-    if (data.length === 0) continue
-    parts.push(typeof data === 'string' ? Buffer.from(data, entry.encoding ?? 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength))
-  }
-  return parts
-}
-
-/**
- * end() came in the turn the parts were written: the whole response goes
- * to the engine at once, with its Content-Length, as one socket write.
- * @param {Outgoing} cres
- */
-function respondWhole (cres) {
-  /** @type {Function[]} */
-  const callbacks = []
-  const parts = takeOutput(cres, callbacks)
-  cres.heldCallbacks = callbacks
-  const res = cres.res
-  res.throughCompat = true
-  res.extraHeaders = null
-  const body = parts.length === 0 ? null : parts.length === 1 ? parts[0] : Buffer.concat(parts)
-  res.respond(cres.statusCode, cres.engineHead ?? {}, body)
-}
-
-/**
- * The body is written in parts: the engine streams it from here on, with
- * backpressure: node's outputSize counts what the engine has not taken.
- * @param {Outgoing} cres
- */
-function openOutlet (cres) {
-  const outlet = cres.outlet = new Readable({
-    read () {
-      cres.outputSize = outlet.readableLength
-      if (cres[kNeedDrain] === true && !cres.finished) {
-        cres[kNeedDrain] = false
-        cres.emit('drain')
-      }
-    }
-  })
-  const res = cres.res
-  res.throughCompat = true
-  res.extraHeaders = null
-  // node calls its 'finish' on the next tick when end() has nothing left
-  // to write: the body ends then
-  cres.once('finish', () => endOutlet(cres))
-  const trailers = cres.announcesTrailers ? (/** @type {(fields: Record<string, string>) => void} */ send) => send(trailerFields(cres)) : null
-  res.respondStream(cres.statusCode, cres.engineHead ?? {}, outlet, (err) => {
-    if (err !== null && !cres.ended) cres.destroy()
-  }, trailers)
-  moveOutput(cres)
-}
-
-/** @param {Outgoing} cres */
-function moveOutput (cres) {
-  const outlet = /** @type {Readable} */ (cres.outlet)
-  /** @type {Function[]} */
-  const callbacks = []
-  for (const part of takeOutput(cres, callbacks)) if (!outlet.destroyed) outlet.push(part)
-  cres.outputSize = outlet.readableLength
-  if (cres.finished) {
-    // end()'s callback, node's 'finish', waits for the engine
-    cres.heldCallbacks = callbacks
-    endOutlet(cres)
-  } else {
-    for (const callback of callbacks) process.nextTick(call, cres, callback)
-  }
-}
-
-/** @param {Outgoing} cres */
-function endOutlet (cres) {
-  const outlet = cres.outlet
-  if (outlet !== null && !outlet.readableEnded && !outlet.destroyed) outlet.push(null)
-}
-
-/**
- * node keeps addTrailers()'s fields as the lines it would write.
- * @param {Outgoing} cres
- * @returns {Record<string, string>}
- */
-function trailerFields (cres) {
-  /** @type {Record<string, string>} */
-  const fields = {}
-  for (const line of String(cres._trailer ?? '').split('\r\n')) {
-    const colon = line.indexOf(':')
-    if (colon > 0) fields[line.slice(0, colon).trim()] = line.slice(colon + 1).trim()
-  }
-  return fields
-}
-
-/** @param {Outgoing} cres */
-function emitClose (cres) {
-  if (cres._closed) return
-  cres._closed = true
-  cres.emit('close')
-}
-
-/**
- * Runs user code from the engine's side (a listener, a write callback):
- * what it throws is that request's error, logged, and never reaches the
- * connection code or the process.
- * @param {CompatResponse} cres
- * @param {Function} fn
- * @param {...any} args
- */
-function call (cres, fn, ...args) {
-  try {
-    fn.apply(cres, args)
-  } catch (err) {
-    cres.log.error({ err }, 'a middleware callback threw')
-  }
-}
-
-/**
- * Called by the engine when the response is done (err null) or the
- * connection died: node's callbacks for the last parts (its 'finish'),
- * then 'close'. A response the core wrote past this object finishes here.
- * @param {CompatResponse} cres
- * @param {Error | null} err
- */
-export function finishCompat (cres, err) {
-  return finished(/** @type {Outgoing} */ (cres), err)
-}
-
-/**
- * @param {Outgoing} cres
- * @param {Error | null} err
- */
-function finished (cres, err) {
-  if (cres.ended) return
-  cres.ended = true
-  if (err === null) {
-    const callbacks = cres.heldCallbacks
-    cres.heldCallbacks = null
-    if (callbacks !== null) {
-      for (const callback of callbacks) call(cres, callback)
-    } else if (!cres.finished) {
-      cres.finished = true
-      if (kWritableFinished !== undefined) cres[kWritableFinished] = true
-      cres.emit('finish')
-    }
-    emitClose(cres)
-  } else {
-    cres.heldCallbacks = null
-    const outlet = cres.outlet
-    if (outlet !== null && !outlet.destroyed) outlet.destroy()
-    cres.destroyed = true
-    emitClose(cres)
-  }
 }
 
 /**
