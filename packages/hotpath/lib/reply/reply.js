@@ -348,7 +348,8 @@ export class Reply {
   get raw () {
     if (this._raw === null) {
       const raw = this._res.compat(this.request)
-      if (!raw.headersSent) raw.statusCode = this._status
+      // the reply's status (the one sent, when the reply was written first)
+      raw.statusCode = this._status
       this._raw = raw
     }
     return this._raw

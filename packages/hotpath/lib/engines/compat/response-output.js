@@ -223,16 +223,13 @@ function finished (cres, err) {
   if (cres.ended) return
   cres.ended = true
   if (err === null) {
-    const callbacks = cres.heldCallbacks
-    cres.heldCallbacks = null
-    if (callbacks !== null) {
-      for (const callback of callbacks) call(cres, callback)
-    } else if (!cres.finished) {
-      cres.finished = true
-      if (kWritableFinished !== undefined) cres[kWritableFinished] = true
-      cres.emit('finish')
-    }
-    emitClose(cres)
+    // not in the engine's call: node's 'finish' comes after the socket
+    // write, so code that sent the reply and then listens for 'finish'
+    // (`reply.send(x); await once(reply.raw, 'finish')`) hears it
+    // one the core wrote past this object ends now, as end() ends node's
+    const owed = cres.heldCallbacks === null && !cres.finished
+    if (owed) cres.finished = true
+    process.nextTick(written, cres, owed)
   } else {
     cres.heldCallbacks = null
     const outlet = cres.outlet
@@ -240,4 +237,23 @@ function finished (cres, err) {
     cres.destroyed = true
     emitClose(cres)
   }
+}
+
+/**
+ * The response is written: node's callbacks for its last parts (its
+ * 'finish' among them), or 'finish' for one the core wrote past this
+ * object (`owed`); then 'close'.
+ * @param {Outgoing} cres
+ * @param {boolean} owed
+ */
+function written (cres, owed) {
+  const callbacks = cres.heldCallbacks
+  cres.heldCallbacks = null
+  if (callbacks !== null) {
+    for (const callback of callbacks) call(cres, callback)
+  } else if (owed) {
+    if (kWritableFinished !== undefined) cres[kWritableFinished] = true
+    cres.emit('finish')
+  }
+  emitClose(cres)
 }

@@ -307,8 +307,14 @@ export class InjectResponse {
   /** @param {import('../compat/guarded-emit.js').Owner} owner */
   compat (owner) {
     // the objects wire gives connect middleware, on a socket-less record
-    if (this.compatRes === null) this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
-    else if (requestOf(this.compatRes)._hotpath === UNOWNED) adoptRequest(requestOf(this.compatRes), owner)
+    if (this.compatRes === null) {
+      const cres = this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
+      // made once the response is written: it finishes now, its 'finish'
+      // and 'close' on the next tick (as on wire)
+      if (this.finished) finishCompat(cres, null)
+    } else if (requestOf(this.compatRes)._hotpath === UNOWNED) {
+      adoptRequest(requestOf(this.compatRes), owner)
+    }
     return this.compatRes
   }
 

@@ -111,8 +111,15 @@ export class WireResponse {
 
   /** @param {import('../compat/guarded-emit.js').Owner} owner */
   compat (owner) {
-    if (this.compatRes === null) this.compatRes = new CompatResponse(this, new CompatRequest(this.req, owner))
-    else if (requestOf(this.compatRes)._hotpath === UNOWNED) adoptRequest(requestOf(this.compatRes), owner)
+    if (this.compatRes === null) {
+      const cres = this.compatRes = new CompatResponse(this, new CompatRequest(this.req, owner))
+      // made once the response is written (`reply.send(x)` wrote it at
+      // once, then `reply.raw` was read): it finishes now, its 'finish'
+      // and 'close' on the next tick, as node:http's come after the write
+      if (this.state === 3) finishCompat(cres, this.conn.detached && !this.headersSent ? connectionClosed() : null)
+    } else if (requestOf(this.compatRes)._hotpath === UNOWNED) {
+      adoptRequest(requestOf(this.compatRes), owner)
+    }
     return this.compatRes
   }
 
