@@ -22,7 +22,9 @@ const HELD_LIMIT = 64 * 1024
  * @param {number} bytes
  */
 export function outputPending (bytes) {
-  if (bytes < 0 || this.flushState !== 0) return
+  if (bytes < 0 || this.flushState === 1) return
+  // held to the end of the turn, until the parts pass 64 KiB
+  if (this.flushState === 2 && this.outputSize < HELD_LIMIT) return
   this.flushState = 1
   process.nextTick(flushOutput, this)
 }
