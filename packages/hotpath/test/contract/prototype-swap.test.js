@@ -132,3 +132,28 @@ test('a swapped response: node:http\'s own methods called on reply.raw reach the
     assert.deepEqual(seen(hotpath), seen(fastify), what)
   }
 })
+
+test('request.raw replaced by a plugin, and a status set on reply.raw: as Fastify\'s fields, on inject and every engine', async () => {
+  /** @param {any} app */
+  const build = (app) => {
+    // @fastify/express's createProxyHandler puts a Proxy in request.raw's place
+    app.addHook('onRequest', async (/** @type {any} */ req) => {
+      req.raw = new Proxy(req.raw, { get: (target, name) => name === 'tag' ? 'proxied' : Reflect.get(target, name) })
+    })
+    app.get('/proxied', async (/** @type {any} */ req) => ({ tag: req.raw.tag, method: req.raw.method }))
+    // the status node's response holds is the reply's (Fastify's statusCode reads reply.raw's)
+    app.get('/raw-status', async (/** @type {any} */ req, /** @type {any} */ reply) => {
+      reply.raw.statusCode = 202
+      return { seen: reply.statusCode }
+    })
+    app.get('/reply-status', async (/** @type {any} */ req, /** @type {any} */ reply) => {
+      reply.code(201)
+      return { raw: reply.raw.statusCode }
+    })
+  }
+  const answers = await besideFastify(build, ['/proxied', '/raw-status', '/reply-status'])
+  assert.equal(answers.length, 9)
+  for (const { what, fastify, hotpath } of answers) assert.deepEqual(seen(hotpath), seen(fastify), what)
+  assert.deepEqual(JSON.parse(answers[0].fastify.body), { tag: 'proxied', method: 'GET' })
+  assert.equal(answers[1].fastify.statusCode, 202)
+})
