@@ -47,7 +47,6 @@ export function foreignResponse (res) {
   r.engineState = null
   r.endListener = null
   r.endArg = null
-  r.compatUsed = false
   r.routedByApp = false
   Object.assign(r, handleMethods)
   return /** @type {any} */ (r)
