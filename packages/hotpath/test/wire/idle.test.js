@@ -38,7 +38,9 @@ async function until (cond) {
  */
 async function serveHandTicked (options, handler) {
   const s = await serve(options, handler)
-  // cleared, not set to null: accept() starts a timer only when there is none
+  // a cleared timer in the shared timer's place (none runs before the
+  // first connection): accept() starts one only when there is none
+  s.engine.timer = setInterval(() => {}, TICK_MS)
   clearInterval(s.engine.timer)
   // close() leaves a connection that has just answered to the timer: here
   // the connections go first
@@ -242,4 +244,37 @@ test('a sleeping connection\'s remote address is still there when asked for', as
   t.after(() => s.close())
   const { conn } = await sleepingConnection(t, s)
   assert.equal(conn.remoteAddress, '127.0.0.1')
+})
+
+test('the shared timer runs only while the engine has connections: none after listen, started at accept, stopped by a tick that finds none', async (t) => {
+  const s = await serve({}, echo)
+  t.after(() => s.close())
+  assert.equal(s.engine.timer, null, 'no timer before the first connection')
+  const c = await client(s.port)
+  c.write('GET / HTTP/1.1\r\n' + H + '\r\n')
+  await c.answers(1)
+  await onlyConnection(s.engine)
+  const timer = s.engine.timer
+  assert.notEqual(timer, null, 'started at accept')
+  assert.equal(timer.hasRef(), false)
+  // a tick with the connection open keeps it
+  tick(s.engine)
+  assert.equal(s.engine.timer, timer)
+  c.socket.destroy()
+  await until(() => s.engine.connections.size === 0)
+  const clock = s.engine.clock
+  tick(s.engine)
+  assert.equal(s.engine.timer, null, 'a tick that finds no connection stops it')
+  assert.equal(s.engine.clock, clock, 'and leaves the clock')
+  // the next connection starts it again, with the clock brought forward
+  // (never back) and the Date line of now
+  s.engine.tickedAt -= 5000
+  const c2 = await client(s.port)
+  t.after(() => c2.socket.destroy())
+  c2.write('GET / HTTP/1.1\r\n' + H + '\r\n')
+  const [answer] = await c2.answers(1)
+  assert.notEqual(s.engine.timer, null, 'started again')
+  assert.ok(s.engine.clock >= clock + 5000, `clock ${s.engine.clock}, was ${clock}`)
+  const date = Date.parse(/^date: (.*)$/im.exec(answer.head)?.[1] ?? '')
+  assert.ok(Math.abs(date - Date.now()) < 5000, 'a Date of now')
 })

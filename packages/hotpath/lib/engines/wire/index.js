@@ -180,8 +180,25 @@ export class WireEngine {
     if (conn.paused !== 0) socket.resume()
   }
 
+  /**
+   * Starts the shared timer, at a connection's accept: it runs only while
+   * the engine has connections (./timers.js tick stops it on a tick that
+   * finds none), as node:http runs no timer for a server without any. A
+   * repeating timer reads libuv's clock each time it is re-armed, and one
+   * re-armed after a callback that blocked the loop has Node arm a timer
+   * that fell due during the block from the fresh time rather than the
+   * loop's stale one: the accepted connection's request could then be
+   * read before that timer ran (@fastify/under-pressure's sample, due
+   * during its test's block, ran after the handler that read it;
+   * test/contract/overdue-timer-order.test.js). The clock and the Date
+   * line are brought up to date, as a tick would have left them.
+   */
   startTimer () {
     if (this.timer !== null) return
+    const now = Date.now()
+    this.clock += Math.max(0, now - this.tickedAt)
+    this.tickedAt = now
+    this.refreshDate(now)
     this.timer = setInterval(tick, TICK_MS, this)
     this.timer.unref()
   }
@@ -234,8 +251,8 @@ export class WireEngine {
    * @returns {Promise<import('node:net').AddressInfo | string>}
    */
   async listen (opts = {}) {
+    // the shared timer starts with the first connection (startTimer)
     const address = await listenServer(this.server, opts)
-    this.startTimer()
     return address
   }
 

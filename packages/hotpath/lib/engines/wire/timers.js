@@ -27,6 +27,13 @@ import { publishRejected } from '../../lifecycle/tracing.js'
  * @param {import('./index.js').WireEngine} engine
  */
 export function tick (engine) {
+  // no connection left: the timer stops until the next one is accepted
+  // (WireEngine#startTimer says why)
+  if (engine.connections.size === 0) {
+    if (engine.timer !== null) clearInterval(engine.timer)
+    engine.timer = null
+    return
+  }
   const now = Date.now()
   engine.clock += Math.min(Math.max(0, now - engine.tickedAt), 2 * TICK_MS)
   engine.tickedAt = now
