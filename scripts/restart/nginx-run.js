@@ -81,7 +81,7 @@ export async function runNginx (o) {
     restartsDone: restarts.filter((r) => r.exit === 0 && !r.killed && r.backInRotationMs !== null).length,
     health: [...health].join(','),
     nginxFailures: logs.access.split('\n').filter(Boolean).slice(0, 50),
-    nginxErrors: logs.error.split('\n').filter(Boolean).slice(0, 50)
+    nginxErrors: nginxErrors(logs.error)
   }
 }
 
@@ -98,4 +98,17 @@ async function servedBy (stats, label, ms) {
     await sleep(20)
   }
   return true
+}
+
+/**
+ * nginx's error log, its first 50 lines, with the lines of a request that
+ * was sent (a reset, a connection closed before the answer) ahead of the
+ * refused connections, which every restart logs and nginx retries safely:
+ * a long log keeps the ones that matter.
+ * @param {string} log
+ */
+function nginxErrors (log) {
+  const lines = log.split('\n').filter(Boolean)
+  const refused = (/** @type {string} */ l) => /connect\(\) failed \(111|upstream server temporarily disabled/.test(l)
+  return [...lines.filter((l) => !refused(l)), ...lines.filter(refused)].slice(0, 50)
 }

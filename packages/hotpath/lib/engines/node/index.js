@@ -87,6 +87,47 @@ const CLOSE_IDLE_MS = 500
 function noop () {}
 
 /**
+ * Stops reading `socket` until `releaseSocket`: while close() accepts the
+ * listener's queue (../close-listener.js). socket.pause() alone does not
+ * hold a connection just accepted: node:http resumes it as it accepts it
+ * (its 'data' listener), before the server's later 'connection' listeners
+ * run, and the 'resume' event that follows at the next tick has node:http
+ * start reading the handle again (its onSocketResume), the stream paused or
+ * not. Such a connection was read and served at once, its connection kept
+ * alive, while the listener was still open: behind nginx, requests went on
+ * on the connections opened during the close, nginx opened more, the
+ * queue never stayed empty for long, and the listener closed on
+ * connections that reached it right after a quiet reading: they were reset
+ * (their POSTs answered 502). So a held socket stops its handle again at
+ * each 'resume', whatever resumed it (node:http also does when a request's
+ * body is read): this listener runs after node:http's, in the same tick,
+ * so nothing is read in between; the stream is paused already then, so
+ * pause() emits no 'pause' and the handle is stopped here, as node:http's
+ * onSocketPause stops it.
+ * @param {import('node:net').Socket} socket
+ */
+function holdSocket (socket) {
+  socket.pause()
+  socket.on('resume', keepHeld)
+}
+
+/** @param {import('node:net').Socket} socket */
+function releaseSocket (socket) {
+  socket.removeListener('resume', keepHeld)
+  if (!socket.destroyed) socket.resume()
+}
+
+/** @this {import('node:net').Socket} */
+function keepHeld () {
+  this.pause()
+  const handle = /** @type {any} */ (this)._handle
+  if (handle?.reading) {
+    handle.reading = false
+    handle.readStop()
+  }
+}
+
+/**
  * server.close() without node:http's closing of the keep-alive sockets idle
  * at that moment (it calls closeIdleConnections() since Node 19): a client
  * may be sending its next request on one of them; the caller closes them
@@ -327,7 +368,7 @@ export function createNodeEngine (options) {
           /** @param {import('node:net').Socket} socket */
           const hold = (socket) => {
             if (!holdable || socket.destroyed || socket.isPaused()) return
-            socket.pause()
+            holdSocket(socket)
             held.push(socket)
           }
           closeListener(server, {
@@ -341,7 +382,7 @@ export function createNodeEngine (options) {
             },
             hold () { for (const socket of sockets) hold(socket) },
             holdNew: hold,
-            release () { for (const socket of held) if (!socket.destroyed) socket.resume() }
+            release () { for (const socket of held) releaseSocket(socket) }
           })
           return
         }
@@ -368,10 +409,10 @@ export function createNodeEngine (options) {
           hold: noop,
           holdNew (socket) {
             /** @type {any} */ (socket)[kQueued] = true
-            socket.pause()
+            holdSocket(socket)
             queued.push(socket)
           },
-          release () { for (const socket of queued) if (!socket.destroyed) socket.resume() }
+          release () { for (const socket of queued) releaseSocket(socket) }
         })
         if (options.forceCloseConnections === 'idle') {
           server.closeIdleConnections()
