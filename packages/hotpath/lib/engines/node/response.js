@@ -12,6 +12,7 @@ import { installExpressResponse } from '../express-helpers.js'
 import { acceptAssignments } from '../assignable.js'
 import { endSource } from '../source.js'
 import { connectionTimedOut } from '../engine.js'
+import { kOutHeaders } from '../compat/node-state.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
@@ -75,13 +76,16 @@ function respond (statusCode, headers, body) {
   // encoding: obs-text in a value (0x80-0xFF, RFC 9110 §5.5) would go
   // out as two UTF-8 bytes, where a head written alone (a Buffer body, a
   // stream) and the wire engine send the one latin1 byte a client reads.
-  // The head writeHead made (node's `_header`, every header in it, those
-  // middleware set too) is pure ASCII exactly when its UTF-8 length is its
-  // length: one native count over the head (scanning each value, with a
-  // copy of the middleware's headers, was 3.5 µs a request behind helmet).
+  // With no header set on the object itself, the head holds only the
+  // core's few values: a regex each. Once middleware set some (helmet: a
+  // dozen, one of 260 characters), the head node made holds them all and
+  // is pure ASCII exactly when its UTF-8 length is its length: one native
+  // count (a copy of the headers and a regex each cost 3.5 µs there).
   if (typeof body === 'string') {
     const head = /** @type {any} */ (this)._header
-    if (typeof head === 'string' && Buffer.byteLength(head) !== head.length) body = Buffer.from(body)
+    if (/** @type {any} */ (this)[kOutHeaders] === null
+      ? hasObsText(headers)
+      : typeof head === 'string' && Buffer.byteLength(head) !== head.length) body = Buffer.from(body)
   }
   this.end(body)
 }
@@ -180,6 +184,21 @@ export function timedOut (res) {
   res.endArg = null
   listener(arg, connectionTimedOut())
 }
+
+const NOT_ASCII = /[^\x00-\x7f]/
+
+/** @param {Record<string, any>} headers */
+function hasObsText (headers) {
+  for (const name in headers) {
+    const v = headers[name]
+    if (typeof v === 'number') continue
+    if (Array.isArray(v) ? v.some(isNotAscii) : NOT_ASCII.test(v)) return true
+  }
+  return false
+}
+
+/** @param {unknown} v */
+function isNotAscii (v) { return NOT_ASCII.test(String(v)) }
 
 /** @param {import('../engine.js').OutgoingHeaders} headers */
 export function checkHeaders (headers) {
