@@ -56,3 +56,34 @@ for (const [name, start] of starts) {
     assert.equal(await firstOf(hotpathFastify, start), fastify)
   })
 }
+
+// listen() on 'localhost', Fastify's default host, answers a turn of the
+// event loop later: Fastify looks the name up once more when bound, to
+// bind its other addresses, and what a plugin queued with setImmediate
+// while it loaded has run by then (Fastify's own plugin tests count on it).
+/** @param {any} factory */
+async function listenAfterImmediate (factory) {
+  // from inside a setImmediate callback, as a test that follows one that
+  // ended there: the plugin's goes to the next turn
+  await new Promise((resolve) => setImmediate(resolve))
+  const app = factory()
+  /** @type {string[]} */
+  const seen = []
+  app.register((/** @type {any} */ _instance, /** @type {any} */ _opts, /** @type {() => void} */ done) => {
+    setImmediate(() => seen.push('setImmediate'))
+    done()
+  })
+  await new Promise((resolve, reject) => app.listen({ port: 0 }, (/** @type {Error | null} */ err) => {
+    seen.push('listening')
+    if (err) reject(err)
+    else resolve(undefined)
+  }))
+  await app.close()
+  return seen
+}
+
+test('listen() on localhost answers after what plugins queued with setImmediate, as on Fastify', async () => {
+  const fastify = await listenAfterImmediate(Fastify)
+  assert.deepEqual(fastify, ['setImmediate', 'listening'])
+  assert.deepEqual(await listenAfterImmediate(hotpathFastify), fastify)
+})
