@@ -1,7 +1,7 @@
-// ready() and listen() start the boot on the next turn of the event loop,
-// as Fastify's does: what the calling turn adds after them (a test file's
-// first tests, a process.nextTick) is part of the app; once ready, adding
-// a route is refused.
+// ready() and listen() start the boot after what the calling code queued
+// on process.nextTick and as microtasks, as Fastify's does: what is added
+// after them meanwhile (a test file's first tests, a process.nextTick) is
+// part of the app; once ready, adding a route is refused.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import hotpath from '../lib/index.js'

@@ -336,10 +336,16 @@ function afterNextTick () {
 
 /** @param {Core} core */
 export async function doReady (core) {
-  // The boot takes a turn of the event loop before it starts, as Fastify's
-  // (avvio) does: routes, hooks and plugins added in the turn that called
-  // ready() or listen() (a test file's first tests) are still taken.
-  await afterThisTurn()
+  // The boot starts after what the calling code queued on process.nextTick
+  // and as microtasks, as Fastify's does (its ready() goes through a
+  // nextTick, avvio's ready() a microtask, avvio's start() a nextTick):
+  // routes, hooks and plugins added meanwhile (a test file's first tests)
+  // are still taken. Not a turn of the event loop (setImmediate), which
+  // Fastify's boot does not take: the timers due meanwhile ran before the
+  // boot, so an inject() on an app not yet ready answered after a
+  // setTimeout() set beside it, where Fastify's answers first.
+  await afterNextTick()
+  await null
   await afterNextTick()
   core.loadTree.start = Date.now()
   try {

@@ -9,6 +9,10 @@ import { networkInterfaces } from 'node:os'
 
 /** @typedef {import('./hotpath.js').Hotpath} Hotpath */
 
+// setImmediate as it was when hotpath was loaded: a test that fakes the
+// timers (sinon's FakeTimers replaces setImmediate) must not hold listen().
+const nextTurn = globalThis.setImmediate
+
 /**
  * A promise of the address; given a callback (Fastify's listen(opts, cb)
  * or listen(cb)), callback(err, address) instead, with a null address on
@@ -73,6 +77,12 @@ export async function listenNow (app, opts, state) {
     if (state.aborted || core.closePromise !== null) return undefined
     const engine = /** @type {import('../engines/engine.js').Engine} */ (core.engine)
     const address = await engine.listen(opts)
+    // Fastify, on 'localhost' (its default host), looks the name up once
+    // more when bound, to bind its other addresses: its listen() answers a
+    // turn of the event loop later, after what plugins queued with
+    // setImmediate while they loaded (Fastify's own plugin tests count on
+    // it). The boot takes no turn (boot.js), so this one is taken here.
+    if (opts.fd == null && opts.path == null && (opts.host ?? 'localhost') === 'localhost') await new Promise((resolve) => nextTurn(resolve))
     core.address = address
     const urls = listenUrls(address, core.engineOptions.https ? 'https' : 'http')
     for (const url of urls) app.log.info(typeof opts.listenTextResolver === 'function' ? opts.listenTextResolver(url) : `Server listening at ${url}`)
