@@ -278,3 +278,23 @@ test('the shared timer runs only while the engine has connections: none after li
   const date = Date.parse(/^date: (.*)$/im.exec(answer.head)?.[1] ?? '')
   assert.ok(Math.abs(date - Date.now()) < 5000, 'a Date of now')
 })
+
+test('a connection accepted after the engine had none for longer than headersTimeout is timed from its accept, not from the last tick', async (t) => {
+  const s = await serve({ headersTimeout: 1000 }, echo)
+  t.after(() => s.close())
+  // the engine has had no connection for a minute: its timer is stopped
+  // and its clock last moved then
+  assert.equal(s.engine.timer, null)
+  s.engine.tickedAt -= 60_000
+  const c = await client(s.port)
+  t.after(() => c.socket.destroy())
+  await until(() => s.engine.connections.size === 1)
+  const [conn] = s.engine.connections
+  // its head is not late: the tick that follows finds it within its time
+  assert.equal(conn.since, s.engine.clock, 'timed from the clock of its accept')
+  tick(s.engine)
+  assert.equal(c.socket.destroyed, false)
+  c.write('GET / HTTP/1.1\r\n' + H + '\r\n')
+  const [answer] = await c.answers(1)
+  assert.match(answer.head, /^HTTP\/1\.1 200 /)
+})

@@ -151,6 +151,10 @@ export class WireEngine {
     if (!encrypted) socket.setNoDelay(this.noDelay)
     if (this.tcpKeepAlive) socket.setKeepAlive(true, this.tcpKeepAliveDelay)
     if (this.socketTimeout > 0) socket.setTimeout(this.socketTimeout, onSocketTimeout)
+    // before the connection reads the clock: a timer started now brings it
+    // forward over the time the engine had no connection, which must not
+    // count against this one's head
+    this.startTimer()
     const conn = new Connection(this, socket, encrypted)
     // waiting in the listener's queue when close() began (without drain):
     // its client sent its request before close, as on a connection open
@@ -165,7 +169,6 @@ export class WireEngine {
     socket.on('error', onError)
     socket.on('close', onClose)
     socket.on('end', onEnd)
-    this.startTimer()
   }
 
   /** @param {Connection} conn */
