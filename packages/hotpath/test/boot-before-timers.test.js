@@ -82,8 +82,10 @@ async function listenAfterImmediate (factory) {
   return seen
 }
 
-test('listen() on localhost answers after what plugins queued with setImmediate, as on Fastify', async () => {
-  const fastify = await listenAfterImmediate(Fastify)
-  assert.deepEqual(fastify, ['setImmediate', 'listening'])
-  assert.deepEqual(await listenAfterImmediate(hotpathFastify), fastify)
-})
+for (const engine of ['wire', 'node']) {
+  test(`listen() on localhost answers after what plugins queued with setImmediate, as on Fastify (${engine})`, async () => {
+    const fastify = await listenAfterImmediate(Fastify)
+    assert.deepEqual(fastify, ['setImmediate', 'listening'])
+    assert.deepEqual(await listenAfterImmediate(() => hotpathFastify({ engine })), fastify)
+  })
+}
