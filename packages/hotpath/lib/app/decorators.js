@@ -13,6 +13,17 @@ import { OWN_FIELDS } from './context.js'
 const YIELDING_MEMBERS = new Set(['use'])
 export const RESERVED_REQUEST = new Set(['raw', 'params', 'body', 'headers', 'method', 'url', 'route', 'reply', 'path', 'querystring', 'query', 'id', 'log', 'ip', 'ips', 'hostname', 'host', 'port', 'socket', 'protocol', 'signal', 'routeOptions', 'getDecorator', 'setDecorator', 'server', 'getValidationFunction', 'compileValidationSchema', 'validateInput'])
 export const RESERVED_REPLY = new Set(['raw', 'request', 'route', 'statusCode', 'sent', 'code', 'status', 'header', 'headers', 'getHeader', 'hasHeader', 'removeHeader', 'getHeaders', 'type', 'send', 'serialize', 'redirect', 'hijack', 'elapsedTime', 'callNotFound', 'log', 'getDecorator', 'server', 'getSerializationFunction', 'compileSerializationSchema', 'serializeInput'])
+/**
+ * The built-in members no decorator may replace: the fields Fastify sets on
+ * each request and reply itself (its `instanceProperties`). Its methods and
+ * accessors (`reply.getHeader`, `request.hostname`…) are members of the
+ * class, which a decorator may replace for the scope it is declared in, as
+ * Fastify lets it (a test double, a plugin's own `reply.view`).
+ */
+const INSTANCE_FIELDS = {
+  requestDecorators: new Set(['id', 'params', 'raw', 'query', 'log', 'body']),
+  replyDecorators: new Set(['raw', 'request', 'log'])
+}
 
 /**
  * @param {Hotpath} app
@@ -42,7 +53,7 @@ export function decorate (app, builtIns, name, value, dependencies) {
  */
 export function decorateRequest (app, name, value, dependencies) {
   requireDecorators(app._core, dependencies, (dep) => app.hasRequestDecorator(dep), name)
-  return app._decorateObject('requestDecorators', RESERVED_REQUEST, name, value)
+  return decorateObject(app, 'requestDecorators', name, value)
 }
 
 /**
@@ -53,20 +64,20 @@ export function decorateRequest (app, name, value, dependencies) {
  */
 export function decorateReply (app, name, value, dependencies) {
   requireDecorators(app._core, dependencies, (dep) => app.hasReplyDecorator(dep), name)
-  return app._decorateObject('replyDecorators', RESERVED_REPLY, name, value)
+  return decorateObject(app, 'replyDecorators', name, value)
 }
 
 /**
  * @param {Hotpath} app
  * @param {'requestDecorators' | 'replyDecorators'} kind
- * @param {Set<string>} reserved
  * @param {string | symbol} name
  * @param {unknown} value
  */
-export function decorateObject (app, kind, reserved, name, value) {
+function decorateObject (app, kind, name, value) {
   if (app._core.locked) throw app._core.error('HP_ERR_DEC_AFTER_READY', String(name))
-  // (a built-in member, or one of hotpath's own fields)
-  if (typeof name === 'string' ? reserved.has(name) || OWN_FIELDS[kind].has(name) : typeof name !== 'symbol') throw app._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
+  // (a field every request or reply has, or one of hotpath's own fields,
+  // which an instance's own value would hide from the decorator)
+  if (typeof name === 'string' ? INSTANCE_FIELDS[kind].has(name) || OWN_FIELDS[kind].has(name) : typeof name !== 'symbol') throw app._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))
   // a plugin may declare its own value for a parent's decorator, as in
   // Fastify; its routes see it, the parent's keep theirs
   if (app._ctx[kind].has(name)) throw app._core.error('HP_ERR_DEC_ALREADY_PRESENT', String(name))

@@ -22,7 +22,7 @@ import { addHook, use } from './hooks.js'
 import { addContentTypeParser, hasContentTypeParser, removeContentTypeParser, removeAllContentTypeParsers, getDefaultJsonParser, defaultTextParser } from './content-type-parsers.js'
 import { setErrorHandler, setNotFoundHandler, setGenReqId, setChildLoggerFactory, defaultChildLoggerFactory } from './handlers.js'
 import { setValidatorCompiler, setSerializerCompiler, setSchemaController, setSchemaErrorFormatter, setReplySerializer, addSchema } from './schemas.js'
-import { decorate, decorateRequest, decorateReply, decorateObject, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
+import { decorate, decorateRequest, decorateReply, RESERVED_REQUEST, RESERVED_REPLY } from './decorators.js'
 import { register, hasPlugin, pluginName, printPlugins, after, thenOf } from './register.js'
 import { listen, listenNow, addresses, close } from './listen-close.js'
 import { checkInjectOptions, injectNow } from './inject.js'
@@ -337,16 +337,6 @@ export class Hotpath {
   /** @param {string | symbol} name @param {unknown} value @param {(string | symbol)[]} [dependencies] */
   decorateReply (name, value, dependencies) {
     return decorateReply(this, name, value, dependencies)
-  }
-
-  /**
-   * @param {'requestDecorators' | 'replyDecorators'} kind
-   * @param {Set<string>} reserved
-   * @param {string | symbol} name
-   * @param {unknown} value
-   */
-  _decorateObject (kind, reserved, name, value) {
-    return decorateObject(this, kind, reserved, name, value)
   }
 
   /** @param {string | symbol} name */

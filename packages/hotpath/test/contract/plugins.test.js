@@ -69,7 +69,7 @@ test('decorating twice, after ready, and adding routes after ready throw coded e
   app.decorateRequest('user', null)
   assert.throws(() => app.decorateRequest('user', null), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
   assert.throws(() => app.decorateRequest('body', null), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
-  assert.throws(() => app.decorateReply('send', null), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
+  assert.throws(() => app.decorateReply('raw', null), { code: 'HP_ERR_DEC_ALREADY_PRESENT' })
   app.get('/', () => 'x')
   assert.throws(() => app.get('/', () => 'y'), { code: 'HP_ERR_DUPLICATE_ROUTE' })
   await app.ready()
