@@ -28,6 +28,9 @@ import { listen, listenNow, addresses, close } from './listen-close.js'
 import { checkInjectOptions, injectNow } from './inject.js'
 import { settleInOrder } from './callbacks.js'
 
+/** Fastify's key for the names of the plugins an instance has seen */
+const kRegisteredPlugins = Symbol.for('registered-plugin')
+
 export { Core }
 
 /**
@@ -395,6 +398,19 @@ export class Hotpath {
 
   printPlugins () {
     return printPlugins(this)
+  }
+
+  /**
+   * The declared names of the plugins registered in this scope and its
+   * parents, under the key Fastify keeps them (`Symbol.for` makes it every
+   * copy's: plugins and their tests read it). A copy: hasPlugin() is the
+   * way to ask.
+   */
+  get [kRegisteredPlugins] () {
+    /** @type {string[]} */
+    const names = []
+    for (let c = /** @type {import('./context.js').Context | null} */ (this._ctx); c !== null; c = c.parent) names.unshift(...c.registeredPlugins)
+    return names
   }
 
   /** @param {Function} [fn] */

@@ -83,3 +83,25 @@ test('an onSend hook that sets an error status and throws on every answer: the l
     assert.deepEqual(JSON.parse(hotpath.body), JSON.parse(fastify.body), what)
   }
 })
+
+test("the names of registered plugins under Fastify's Symbol.for('registered-plugin'), in a scope and at the root, as on Fastify", async () => {
+  const fp = require('fastify-plugin')
+  const kRegisteredPlugins = Symbol.for('registered-plugin')
+  /** @type {Array<{ root: string[], child: string[] }>} */
+  const seen = []
+  for (const app of both()) {
+    app.register(fp(async () => {}, { name: 'root-one' }))
+    /** @type {string[]} */
+    let child = []
+    app.register(async (/** @type {any} */ scope) => {
+      scope.register(fp(async () => {}, { name: 'child-one' }))
+      scope.after(() => { child = Array.from({ length: scope[kRegisteredPlugins].length }, (_, i) => scope[kRegisteredPlugins][i]) })
+    })
+    app.register(async () => {})
+    await app.ready()
+    seen.push({ root: [...app[kRegisteredPlugins]], child })
+    await app.close()
+  }
+  assert.deepEqual(seen[1], seen[0])
+  assert.deepEqual(seen[0], { root: ['root-one'], child: ['root-one', 'child-one'] })
+})
