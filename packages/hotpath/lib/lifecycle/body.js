@@ -215,6 +215,7 @@ function bodyError (reply, err, limit) {
 function readParsedStream (reply, stream) {
   const parser = /** @type {import('./parsers/table.js').Parser} */ (reply._parser)
   const raw = reply.request._incoming
+  const asItCame = stream === reply.request.raw
   // the hooks left req.raw (the first hook's payload) as it came: the
   // engine's body stream, which req.raw reads from, is read, with the
   // engine's limits and timeouts
@@ -235,7 +236,23 @@ function readParsedStream (reply, stream) {
   const limit = bodyLimit(reply.route, parser)
   reply._readingBody = true
   const context = new BodyContext(reply, limit)
-  readStream(stream, limit, (err, body) => { context.read(err, body) })
+  readStream(stream, limit, heldLength(reply, stream, asItCame), (err, body) => { context.read(err, body) })
+}
+
+/**
+ * The Content-Length a body read from `stream` is held against (NaN: none):
+ * the client's bytes are known for the body as it came, and for a stream a
+ * preParsing hook made when it counts them in `receivedEncodedLength` (a
+ * decompressor's, Fastify's name). A new stream without that count is held
+ * by its own length only under errorFormat 'fastify', as Fastify holds it
+ * (a decompressed body longer than the compressed one is refused there).
+ * @param {Reply} reply
+ * @param {import('node:stream').Readable & { receivedEncodedLength?: number }} stream
+ * @param {boolean} asItCame  the hooks handed back req.raw
+ */
+function heldLength (reply, stream, asItCame) {
+  if (!asItCame && stream.receivedEncodedLength === undefined && !reply.route.app.fastifyErrors) return NaN
+  return Number(reply.request.headers['content-length'])
 }
 
 /**

@@ -1,14 +1,18 @@
 // Reads a body stream (from a preParsing hook) into one Buffer, bounded by a
 // limit: past it, the stream is destroyed and the caller gets a 413 without
-// the rest being buffered.
+// the rest being buffered. At its end, the bytes the client sent are held
+// against the Content-Length the caller gives, as Fastify's reader does: the
+// stream's own count (a preParsing hook's decompressor keeps it in
+// `receivedEncodedLength`, Fastify's name) or else the bytes read.
 import { createError } from '../../errors.js'
 
 /**
- * @param {import('node:stream').Readable} stream
+ * @param {import('node:stream').Readable & { receivedEncodedLength?: number }} stream
  * @param {number} limit
+ * @param {number} declared  the request's Content-Length (NaN: none)
  * @param {(err: any, body?: Buffer) => void} done  called exactly once
  */
-export function readStream (stream, limit, done) {
+export function readStream (stream, limit, declared, done) {
   /** @type {Buffer[]} */
   let chunks = []
   let received = 0
@@ -24,7 +28,8 @@ export function readStream (stream, limit, done) {
   const onData = (chunk) => {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     received += buf.length
-    if (received > limit) {
+    // (the encoded count too: a broken stream's, as Fastify bounds it)
+    if (received > limit || (stream.receivedEncodedLength ?? 0) > limit) {
       chunks = []
       finish(createError('HP_ERR_BODY_TOO_LARGE', limit))
       stream.pause()
@@ -39,7 +44,10 @@ export function readStream (stream, limit, done) {
     return
   }
   stream.on('data', onData)
-  stream.once('end', () => finish(null, Buffer.concat(chunks, received)))
+  stream.once('end', () => {
+    if (!Number.isNaN(declared) && (stream.receivedEncodedLength || received) !== declared) finish(createError('HP_ERR_INVALID_CONTENT_LENGTH'))
+    else finish(null, Buffer.concat(chunks, received))
+  })
   stream.once('error', (/** @type {Error} */ err) => finish(streamError(err)))
   stream.once('close', () => finish(createError('HP_ERR_REQUEST_ABORTED')))
   // a 'data' listener does not start a stream its maker paused (a
