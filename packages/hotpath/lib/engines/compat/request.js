@@ -231,14 +231,22 @@ export function requestLost (creq) {
 }
 
 /**
- * IncomingMessage.destroy() ends the connection too.
+ * The app's IncomingMessage.destroy() ends the connection too, unless the
+ * request's body had come whole and been read to its end (node:http's
+ * rule: only an aborted request takes its socket down). A GET nobody read
+ * counts as not read, as on node:http. A request found aborted already
+ * (the client went, the body stream failed) leaves the connection to the
+ * engine, which knows of it: under inject, a simulated body error is not
+ * a reset connection, as in light-my-request.
  * @this {CompatRequest}
  * @param {Error | null} err
  * @param {(err: Error | null) => void} callback
  */
 function destroyRequest (err, callback) {
   if (this.source !== null && !this.source.destroyed) this.source.destroy()
-  if (!this._record.complete && !this.keepSocket && typeof this._record.socket.destroy === 'function') this._record.socket.destroy()
+  const record = this._record
+  const readWhole = record.complete && (record.bodyRead === true || this.readableEnded)
+  if (!readWhole && !this.aborted && !this.keepSocket && typeof record.socket.destroy === 'function') record.socket.destroy()
   callback(err)
 }
 

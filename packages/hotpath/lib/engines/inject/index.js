@@ -150,6 +150,12 @@ export class InjectEngine {
         if (onAbort !== null && opts.payloadAsStream !== true) signal?.removeEventListener('abort', onAbort)
         resolve(result)
       }, opts.payloadAsStream === true)
+      raw.onSocketDestroy = (err) => {
+        if (settled || res.finished) return
+        settled = true
+        res.abort(err)
+        reject(err)
+      }
       if (signal !== undefined && signal !== null) {
         onAbort = () => {
           const err = abortError(signal)

@@ -63,12 +63,19 @@ export class InjectRequest {
     this.consumed = false
     /** light-my-request's `simulate: { error: true }`: the body fails with this after its bytes @type {Error | null} */
     this.bodyError = null
+    /** @type {((err: Error) => void) | null} what ends the injection when the app destroys its socket */
+    this.onSocketDestroy = null
   }
 
   /** What middleware and req.ip find: a socket-like record, never written to. */
   get socket () {
-    if (this._socket === null) this._socket = new InjectSocket(this.remoteAddress)
+    if (this._socket === null) this._socket = new InjectSocket(this.remoteAddress, this)
     return this._socket
+  }
+
+  /** the body was taken whole (IncomingMessage's body read to its end) */
+  get bodyRead () {
+    return this.consumed
   }
 
   /** Only connect middleware reads it (CompatRequest). */
@@ -144,9 +151,10 @@ async function * failAfter (chunks, err) {
  * fields they read (on-finished listens on it), never written to.
  */
 class InjectSocket extends EventEmitter {
-  /** @param {string} remoteAddress */
-  constructor (remoteAddress) {
+  /** @param {string} remoteAddress @param {InjectRequest} record */
+  constructor (remoteAddress, record) {
     super()
+    this.record = record
     this.remoteAddress = remoteAddress
     this.remotePort = 0
     /** where an instrumentation looks for the server's side, as on a socket */
@@ -167,8 +175,19 @@ class InjectSocket extends EventEmitter {
   cork () {}
   uncork () {}
 
+  /**
+   * The app ended the connection (req.raw.destroy() of a request not read
+   * to its end, reply.raw.destroy(), socket.destroy()): the injection fails
+   * as light-my-request's does, unless the response was complete.
+   */
   destroy () {
+    if (this.destroyed) return this
     this.destroyed = true
+    this.readable = false
+    this.writable = false
+    const onDestroy = this.record.onSocketDestroy
+    if (onDestroy !== null) onDestroy(Object.assign(new Error('response destroyed before completion'), { code: 'LIGHT_ECONNRESET' }))
+    process.nextTick(() => this.emit('close', false))
     return this
   }
 
