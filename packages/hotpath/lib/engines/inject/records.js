@@ -156,7 +156,8 @@ class InjectSocket extends EventEmitter {
     super()
     this.record = record
     this.remoteAddress = remoteAddress
-    this.remotePort = 0
+    // none, as on light-my-request's socket: a logged request has no remotePort
+    this.remotePort = undefined
     /** where an instrumentation looks for the server's side, as on a socket */
     this.localAddress = '127.0.0.1'
     this.localPort = 80
