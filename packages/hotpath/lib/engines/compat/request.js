@@ -84,6 +84,8 @@ export class CompatRequest extends BareReadable {
     /** @type {string | undefined} the URL before rewriteUrl; else set by the first middleware, as Express does */
     this.originalUrl = raw.originalUrl
     this.httpVersion = raw.httpVersion
+    /** an upgrade goes to the server's 'upgrade' listeners, never here */
+    this.upgrade = false
     this.socket = raw.socket
     /** node's other (undocumented) alias of `socket` */
     this.client = raw.socket
@@ -122,6 +124,16 @@ export class CompatRequest extends BareReadable {
   get trailersDistinct () { return distinct(this.rawTrailers) }
   get complete () { return this._record.complete }
 
+  /**
+   * node's IncomingMessage has ended once the route's parser read its body
+   * whole (on-finished, which Express middleware uses, counts a request
+   * complete and not readable as done): so has this one when the core read
+   * the body before anyone read it here.
+   */
+  get readableEnded () { return /** @type {boolean} */ (readableEndedOf.call(this)) || bodyTaken(this) }
+  get readable () { return !bodyTaken(this) && /** @type {boolean} */ (readableOf.call(this)) }
+  set readable (value) { setReadable.call(this, value) }
+
 
   /**
    * @param {number} ms
@@ -132,6 +144,21 @@ export class CompatRequest extends BareReadable {
     if (typeof socket.setTimeout === 'function') socket.setTimeout(ms, callback)
     return this
   }
+}
+
+const readableEndedOf = /** @type {() => unknown} */ (Object.getOwnPropertyDescriptor(Readable.prototype, 'readableEnded')?.get)
+const readableDescriptor = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(Readable.prototype, 'readable'))
+const readableOf = /** @type {() => unknown} */ (readableDescriptor.get)
+const setReadable = /** @type {(value: boolean) => void} */ (readableDescriptor.set)
+
+/**
+ * The core read the whole body (the route's parser) and this object has
+ * not begun reading it: a reader here finds it ended.
+ * @param {CompatRequest} creq
+ */
+function bodyTaken (creq) {
+  const record = creq._record
+  return creq.source === null && record.bodyRead === true && record.complete
 }
 
 installExpressRequest(CompatRequest.prototype)
