@@ -121,6 +121,9 @@
  *   once the stream has ended the engine calls `trailers(send)` and ends
  *   the response with the fields handed to `send` as its trailer section
  *   (RFC 9112 §7.1.2; invalid ones are left out); done after that
+ * @property {() => void} [flushHead]
+ *   wire: after respondStream(), the head goes out at once rather than
+ *   with the stream's first byte (the compat object's flushHeaders())
  * @property {<T>(listener: (arg: T, error: Error | null) => void, arg: T) => void} onEnd
  *   listener(arg, null) once the response is fully handed to the socket;
  *   listener(arg, err) if the connection closed before that (client abort,

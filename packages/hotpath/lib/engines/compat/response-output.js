@@ -44,7 +44,7 @@ function flushOutput (cres) {
     moveOutput(cres)
     return
   }
-  if (!cres.finished && !cres.announcesTrailers) {
+  if (!cres.finished && !cres.announcesTrailers && !cres.headFlushed) {
     // Parts written without end(): held to the end of this turn, so that
     // a body written in parts and ended soon after (compression's output,
     // write() then end() in a callback) still goes out whole with its
@@ -57,7 +57,9 @@ function flushOutput (cres) {
       return
     }
   }
-  if (cres.finished && !cres.announcesTrailers) respondWhole(cres)
+  // (a head flushed is out before the end: the body is streamed, as
+  // node's is then)
+  if (cres.finished && !cres.announcesTrailers && !cres.headFlushed) respondWhole(cres)
   else openOutlet(cres)
 }
 
@@ -143,6 +145,7 @@ function openOutlet (cres) {
   res.respondStream(cres.statusCode, cres.engineHead ?? {}, outlet, (err) => {
     if (err !== null && !cres.ended) cres.destroy()
   }, trailers)
+  if (cres.headFlushed && typeof res.flushHead === 'function') res.flushHead()
   moveOutput(cres)
 }
 

@@ -60,6 +60,7 @@ export { finishCompat } from './response-output.js'
  * @property {Record<string, [string, string | number | string[]]> | null} extraHeaders  node's header table of this object (lower-case name → [name, value]), when the core answers past it
  * @property {(status: number, headers: HeaderRecord, body: Buffer | null) => void} respond
  * @property {(status: number, headers: HeaderRecord, stream: Readable, done: (err: Error | null) => void, trailers?: ((send: (fields: Record<string, string>) => void) => void) | null) => void} respondStream
+ * @property {() => void} [flushHead]  the streamed response's head before its first byte (wire)
  */
 
 /** node's own head maker, which the own `_storeHeader` calls first */
@@ -109,6 +110,17 @@ export class CompatResponse extends ServerResponse {
     this.ended = false
     /** @type {HeaderRecord | null} the headers the core answered with, when it answered past this object */
     this.coreHeaders = null
+    /** flushHeaders() was called: the head goes out at once, the body after it is streamed */
+    this.headFlushed = false
+  }
+
+  /**
+   * node's: the head goes out now, before the body (an event stream opens
+   * with it); the engine sends it as soon as the response is its next.
+   */
+  flushHeaders () {
+    this.headFlushed = true
+    super.flushHeaders()
   }
 
   /** where what user code throws from an engine callback is logged */

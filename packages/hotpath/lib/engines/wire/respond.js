@@ -286,6 +286,19 @@ export function startStream (conn, res) {
   stream.on('end', onEnd)
   stream.on('error', onError)
   stream.on('close', onClose)
+  if (res.headWanted) sendHead(conn, res)
+}
+
+/**
+ * A streamed response's head before its first byte: now if it is being
+ * streamed, else when its turn comes (startStream).
+ * @param {Connection} conn
+ * @param {WireResponse} res
+ */
+export function flushHead (conn, res) {
+  if (res.state !== 2 || res.headersSent || conn.detached) return
+  res.headWanted = true
+  if (conn.streaming === res) sendHead(conn, res)
 }
 
 /**

@@ -4,7 +4,7 @@
 import { CompatRequest, adoptRequest, requestLost } from '../compat/request.js'
 import { CompatResponse, finishCompat, requestOf } from '../compat/response.js'
 import { respondThroughMiddleware, streamThroughMiddleware } from '../compat/through-middleware.js'
-import { write, writeStream, writeEarlyHints } from './respond.js'
+import { write, writeStream, writeEarlyHints, flushHead } from './respond.js'
 import { UNOWNED } from '../server-emit.js'
 
 /** @typedef {import('./connection.js').Connection} Connection */
@@ -56,6 +56,8 @@ export class WireResponse {
     this.streamTrailers = null
     /** the reply is on its way through a middleware's writeHead/write/end */
     this.throughCompat = false
+    /** the head goes out when the stream starts, before its first byte (node's flushHeaders()) */
+    this.headWanted = false
   }
 
   // ── ResponseHandle (../engine.js) ─────────────────────────────────────
@@ -82,6 +84,16 @@ export class WireResponse {
   respondStream (statusCode, headers, source, done, trailers = null) {
     if (streamThroughMiddleware(this, statusCode, headers, source, done, trailers)) return
     writeStream(this.conn, this, statusCode, headers, source, done, trailers)
+  }
+
+  /**
+   * The streamed response's head now, before its body's first byte, or as
+   * soon as the response is the connection's next to go out (for the
+   * compatibility object's flushHeaders(), which an event stream calls to
+   * open before its first event).
+   */
+  flushHead () {
+    flushHead(this.conn, this)
   }
 
   /**
