@@ -4,7 +4,7 @@
 import { createError } from '../errors.js'
 import { runPayloadHooks } from '../lifecycle/kernel.js'
 import { handleError, errorPayload, answersErrors } from '../lifecycle/handle-error.js'
-import { payloadKind, KIND_JSON, KIND_STRING, JSON_TYPE } from './payload-kind.js'
+import { payloadKind, KIND_JSON, KIND_STRING, KIND_BINARY, JSON_TYPE, TEXT_TYPE, OCTET_TYPE } from './payload-kind.js'
 import { mediaType, normalizedType } from '../lifecycle/parsers/content-type.js'
 import { writeReply } from './write.js'
 
@@ -68,6 +68,12 @@ export function sendPayload (reply, payload) {
     }
     // (not to what reply.serializer() made: Fastify leaves its type as set)
     else if (reply.route.app.fastifyReplies) addJsonCharset(reply)
+  }
+  // The type a string or bytes go out with is the reply's from here, as in
+  // Fastify: onSend hooks read it (reply.getHeader('content-type'))
+  if (reply._contentType === null) {
+    if (kind === KIND_STRING) reply._contentType = TEXT_TYPE
+    else if (kind === KIND_BINARY) reply._contentType = OCTET_TYPE
   }
   onSend(reply, payload)
 }

@@ -31,7 +31,10 @@ export function writeReply (reply, payload) {
   switch (kind) {
     case KIND_STRING:
       body = /** @type {string} */ (payload)
-      if (type === null) type = TEXT_TYPE
+      // (a string an onSend hook made of a stream, or reply.serializer()'s
+      // text: under replyFormat 'fastify' it goes without a type, as
+      // Fastify decides the type in send() alone)
+      if (type === null && !reply.route.app.fastifyReplies) type = TEXT_TYPE
       break
     case KIND_EMPTY:
       // HEAD: no Content-Length of its own, as in Fastify: the one the
@@ -43,7 +46,7 @@ export function writeReply (reply, payload) {
     case KIND_BINARY: {
       const u8 = /** @type {ArrayBufferView} */ (payload)
       body = Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)
-      if (type === null) type = OCTET_TYPE
+      if (type === null && !reply.route.app.fastifyReplies) type = OCTET_TYPE
       break
     }
     case KIND_JSON:
