@@ -161,7 +161,7 @@ export class Request {
     let host = this.headers.host ?? this.headers[':authority']
     if (this.route.app.trustProxy !== null) {
       const fwd = this.headers['x-forwarded-host']
-      if (typeof fwd === 'string' && isTrustedPeer(this)) host = fwd.split(',')[0].trim()
+      if (typeof fwd === 'string' && isTrustedPeer(this)) host = lastEntry(fwd)
     }
     return typeof host === 'string' ? host : ''
   }
@@ -177,21 +177,23 @@ export class Request {
     return colon === -1 ? host : host.slice(0, colon)
   }
 
-  /** The port of `host`, else of the Host header; null when neither names one. */
+  /**
+   * The port `host` names; null when it names none (a forwarded host
+   * without a port is not given the Host header's, the port of the hop
+   * before this server), as in Fastify.
+   */
   get port () {
-    const fromHost = portOf(this.host)
-    if (fromHost !== null) return fromHost
-    const header = this.headers.host
-    return typeof header === 'string' ? portOf(header) : null
+    return portOf(this.host)
   }
 
   get protocol () {
-    if (this._incoming.socket.encrypted === true) return 'https'
+    // a trusted proxy's word first, as in Fastify: the scheme the client
+    // used with it, TLS or not between it and this server
     if (this.route.app.trustProxy !== null && isTrustedPeer(this)) {
       const proto = this.headers['x-forwarded-proto']
-      if (typeof proto === 'string') return proto.split(',')[0].trim().toLowerCase()
+      if (typeof proto === 'string') return lastEntry(proto).toLowerCase()
     }
-    return 'http'
+    return this._incoming.socket.encrypted === true ? 'https' : 'http'
   }
 
   /**
@@ -415,6 +417,17 @@ function queryStart (url) {
     if (c === 63 || c === 59) return i
   }
   return -1
+}
+
+/**
+ * The last member of a forwarded list ("client-claimed, proxy-set"): the
+ * value the nearest proxy, the trusted one, added; the first is whatever
+ * the client sent, as Fastify reads it too.
+ * @param {string} value
+ */
+function lastEntry (value) {
+  const comma = value.lastIndexOf(',')
+  return (comma === -1 ? value : value.slice(comma + 1)).trim()
 }
 
 /**
