@@ -125,17 +125,6 @@ export class CompatRequest extends BareReadable {
   get complete () { return this._record.complete }
 
   /**
-   * node's IncomingMessage has ended once the route's parser read its body
-   * whole (on-finished, which Express middleware uses, counts a request
-   * complete and not readable as done): so has this one when the core read
-   * the body before anyone read it here.
-   */
-  get readableEnded () { return /** @type {boolean} */ (readableEndedOf.call(this)) || bodyTaken(this) }
-  get readable () { return !bodyTaken(this) && /** @type {boolean} */ (readableOf.call(this)) }
-  set readable (value) { setReadable.call(this, value) }
-
-
-  /**
    * @param {number} ms
    * @param {() => void} [callback]
    */
@@ -160,6 +149,26 @@ function bodyTaken (creq) {
   const record = creq._record
   return creq.source === null && record.bodyRead === true && record.complete
 }
+
+// node's IncomingMessage has ended once the route's parser read its body
+// whole (on-finished, which Express middleware uses, counts a request
+// complete and not readable as done): so has this one when the core read
+// the body before anyone read it here. (Defined on the prototype rather
+// than as class accessors: Readable declares them as fields.)
+Object.defineProperties(CompatRequest.prototype, {
+  readableEnded: {
+    /** @this {CompatRequest} */
+    get () { return /** @type {boolean} */ (readableEndedOf.call(this)) || bodyTaken(this) },
+    configurable: true
+  },
+  readable: {
+    /** @this {CompatRequest} */
+    get () { return !bodyTaken(this) && /** @type {boolean} */ (readableOf.call(this)) },
+    /** @this {CompatRequest} @param {boolean} value */
+    set (value) { setReadable.call(this, value) },
+    configurable: true
+  }
+})
 
 installExpressRequest(CompatRequest.prototype)
 acceptAssignments(CompatRequest.prototype, IncomingMessage.prototype)
