@@ -217,7 +217,10 @@ function readBody () {
   body.on('data', (/** @type {Buffer} */ chunk) => { if (!this.push(chunk)) body.pause() })
   body.on('end', () => {
     settled = true
-    this.push(null)
+    // node:http's request ends a turn of microtasks after its last data
+    // (its 'end' comes from a later tick): what a 'data' listener set off
+    // (an async iterator's read of a part, busboy's file) runs first.
+    queueMicrotask(() => this.push(null))
   })
   body.on('error', (/** @type {any} */ err) => {
     settled = true
