@@ -9,6 +9,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
+import { Readable } from 'node:stream'
 import { createRequire } from 'node:module'
 import hotpathFastify from '../../lib/fastify.js'
 
@@ -66,7 +67,7 @@ async function injected (app, ask) {
   }
 }
 
-test('inject: the app ends the connection, the injection fails as on Fastify', async () => {
+test('inject: the app ends the connection, the injection fails as on Fastify', { timeout: 10_000 }, async () => {
   const fastify = Fastify()
   const ours = hotpathFastify()
   build(fastify)
@@ -112,3 +113,32 @@ for (const engine of ['node', 'wire']) {
     }
   })
 }
+
+test('inject with payloadAsStream: the app ends the connection after the head, the body stream fails as on Fastify', { timeout: 10_000 }, async () => {
+  const seen = []
+  for (const make of [() => Fastify(), () => hotpathFastify()]) {
+    const app = make()
+    app.get('/', (/** @type {any} */ req, /** @type {any} */ reply) => {
+      const body = new Readable({ read () {} })
+      body.push('first')
+      // once the head and the first chunk have gone, the app drops the connection
+      setImmediate(() => setImmediate(() => reply.raw.destroy()))
+      return reply.send(body)
+    })
+    try {
+      const res = await app.inject({ url: '/', payloadAsStream: true })
+      let text = ''
+      const outcome = await new Promise((resolve) => {
+        const stream = res.stream()
+        stream.on('data', (/** @type {Buffer} */ chunk) => { text += chunk })
+        stream.on('error', (/** @type {any} */ err) => resolve(`error ${err.code}`))
+        stream.on('end', () => resolve('end'))
+      })
+      seen.push({ status: res.statusCode, text, outcome })
+    } finally {
+      await app.close()
+    }
+  }
+  assert.deepEqual(seen[1], seen[0])
+  assert.deepEqual(seen[0], { status: 200, text: 'first', outcome: 'error LIGHT_ECONNRESET' })
+})

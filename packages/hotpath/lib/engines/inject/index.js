@@ -151,9 +151,11 @@ export class InjectEngine {
         resolve(result)
       }, opts.payloadAsStream === true)
       raw.onSocketDestroy = (err) => {
-        if (settled || res.finished) return
-        settled = true
+        if (res.finished) return
+        // (a body given as a stream with the head, payloadAsStream, fails)
         res.abort(err)
+        if (settled) return
+        settled = true
         reject(err)
       }
       if (signal !== undefined && signal !== null) {
