@@ -137,8 +137,10 @@ function shutDown (session) {
     clearTimeout(timer)
     if (!session.closed && !session.destroyed) session.close()
   }
+  // (not unref'd: when the client's end of the session is gone, this
+  // timer is what is left for close() to wait on, and an emptied event
+  // loop would leave its promise pending for good; at most ROUND_TRIP_MS)
   const timer = setTimeout(close, ROUND_TRIP_MS)
-  timer.unref()
   try {
     session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
     if (session.ping(close)) return
