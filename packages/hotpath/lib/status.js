@@ -27,6 +27,48 @@ const STATUS_TEXT = {
 }
 
 /**
+ * The reason phrase node:http writes for a status, or undefined for a code
+ * it has none for (where node writes `unknown` and Fastify's error body has
+ * no `error` field).
+ * @param {number} status
+ * @returns {string | undefined}
+ */
+export function knownReason (status) {
+  return STATUS_TEXT[status]
+}
+
+/**
+ * The reason phrase of a response's status line, as node:http's
+ * ServerResponse makes it: the one the app set on it (`statusMessage`, or
+ * `writeHead(status, message)`), else the code's, else `unknown`.
+ * @param {number} status
+ * @param {unknown} own  the compat response's statusMessage, if any
+ * @returns {string}
+ */
+export function reasonPhrase (status, own) {
+  if (typeof own === 'string' && own !== '' && !INVALID_REASON.test(own)) return own
+  return STATUS_TEXT[status] ?? 'unknown'
+}
+
+/**
+ * A reason phrase no head may carry (CR, LF, another control, a character
+ * above 0xFF) is refused as node:http's writeHead refuses it, so the
+ * answer is the 500 every engine gives a refused header (docs/errors.md);
+ * the phrase is dropped so that answer goes out with its own.
+ * @param {{ statusMessage?: unknown }} compat
+ */
+export function refuseBadReason (compat) {
+  const own = compat.statusMessage
+  if (typeof own === 'string' && INVALID_REASON.test(own)) {
+    compat.statusMessage = undefined
+    throw Object.assign(new TypeError('Invalid character in statusMessage'), { code: 'ERR_INVALID_CHAR' })
+  }
+}
+
+// node:http's checkInvalidHeaderChar: only tab, visible ASCII and obs-text
+const INVALID_REASON = /[^\t\x20-\x7e\x80-\xff]/
+
+/**
  * @param {number} status
  * @returns {string}
  */

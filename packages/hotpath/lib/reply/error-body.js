@@ -4,7 +4,7 @@
 // handler may see). Codes, statuses and messages come from the one table in
 // ../errors.js. Internal messages never leave the server.
 import { HttpError, createError } from '../errors.js'
-import { statusText } from '../status.js'
+import { statusText, knownReason } from '../status.js'
 
 /**
  * The JSON body for an error: an HttpError's own message, or for any other
@@ -34,7 +34,10 @@ export function errorBody (err, status, exposeAll = false) {
     /** @type {Record<string, unknown>} */
     const body = { statusCode: status }
     if (typeof e.code === 'string') body.code = e.code
-    body.error = statusText(status)
+    // node's phrase, none for a code it does not name (Fastify's body has
+    // no `error` then: 499 is a status some proxies use)
+    const reason = knownReason(status)
+    if (reason !== undefined) body.error = reason
     body.message = typeof e.message === 'string' ? e.message : statusText(status)
     return body
   }

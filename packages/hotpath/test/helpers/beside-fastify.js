@@ -13,7 +13,7 @@ const Fastify = require('fastify')
 export const BESIDE_MODES = /** @type {const} */ (['inject', 'node', 'wire'])
 
 /**
- * @typedef {{ statusCode: number, headers: Record<string, any>, body: string }} Answer
+ * @typedef {{ statusCode: number, statusMessage?: string, headers: Record<string, any>, body: string }} Answer
  * @typedef {{ method?: string, url: string, headers?: Record<string, any>, payload?: any }} Ask
  */
 
@@ -53,13 +53,13 @@ async function client (app, mode) {
   if (mode === 'inject') {
     return async (ask) => {
       const res = await app.inject(ask)
-      return { statusCode: res.statusCode, headers: res.headers, body: res.body }
+      return { statusCode: res.statusCode, statusMessage: res.statusMessage, headers: res.headers, body: res.body }
     }
   }
   await app.listen({ port: 0, host: '127.0.0.1' })
   const port = app.server.address().port
   return async (ask) => {
     const res = await httpRequest(port, ask)
-    return { statusCode: res.statusCode, headers: res.headers, body: res.body }
+    return { statusCode: res.statusCode, statusMessage: res.statusMessage, headers: res.headers, body: res.body }
   }
 }

@@ -129,7 +129,7 @@ export function httpRequest (port, o) {
       res.on('data', (c) => chunks.push(c))
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8')
-        resolve({ statusCode: /** @type {number} */ (res.statusCode), headers: res.headers, body: text, json: () => JSON.parse(text) })
+        resolve({ statusCode: /** @type {number} */ (res.statusCode), statusMessage: res.statusMessage, headers: res.headers, body: text, json: () => JSON.parse(text) })
       })
       res.on('error', reject)
     })

@@ -9,7 +9,7 @@ import { CompatRequest, adoptRequest } from '../compat/request.js'
 import { CompatResponse, finishCompat, requestOf } from '../compat/response.js'
 import { respondThroughMiddleware, streamThroughMiddleware } from '../compat/through-middleware.js'
 import { createError } from '../../errors.js'
-import { statusText } from '../../status.js'
+import { reasonPhrase, refuseBadReason } from '../../status.js'
 import { loadModule } from '../../require.js'
 import { endSource } from '../source.js'
 import { UNOWNED } from '../server-emit.js'
@@ -240,6 +240,7 @@ export class InjectResponse {
   respond (statusCode, headers, body) {
     if (respondThroughMiddleware(this, statusCode, headers, body)) return
     checkHeaders(headers)
+    if (this.compatRes !== null) refuseBadReason(this.compatRes)
     if (body === null) this.finish(statusCode, headers, EMPTY, false, {}, this.req.method === 'HEAD')
     else this.finish(statusCode, headers, typeof body === 'string' ? Buffer.from(body) : body)
   }
@@ -256,6 +257,7 @@ export class InjectResponse {
   respondStream (statusCode, headers, stream, done, trailers = null) {
     if (streamThroughMiddleware(this, statusCode, headers, stream, done, trailers)) return
     checkHeaders(headers)
+    if (this.compatRes !== null) refuseBadReason(this.compatRes)
     if (this.req.method === 'HEAD' || statusCode === 204 || statusCode === 304) {
       // the head alone, as over a socket: the stream is not read
       endSource(stream)
@@ -429,7 +431,7 @@ export class InjectResponse {
     const handle = this
     return {
       statusCode: status,
-      statusMessage: statusText(status),
+      statusMessage: reasonPhrase(status, this.compatRes === null ? undefined : this.compatRes.statusMessage),
       headers,
       body: text,
       payload: text,

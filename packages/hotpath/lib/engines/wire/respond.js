@@ -6,7 +6,7 @@
 // 304 (RFC 9110 §6.4.1, §9.3.2). Responses go out in request order through
 // ./response-queue.js.
 import { errorAnswer } from '../../reply/error-body.js'
-import { headerLines, headInfo, statusLine, statusHasNoBody, lengthLine, CLOSE_LINES } from './writer.js'
+import { headerLines, headInfo, statusLine, compatStatusLine, lineNotAscii, statusHasNoBody, lengthLine, CLOSE_LINES } from './writer.js'
 import { send } from './output.js'
 import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
 import { endSource } from '../source.js'
@@ -28,7 +28,9 @@ export function write (conn, res, status, headers, body, known = -1) {
   if (res.state !== 0 || conn.detached || conn.closedWrite) return
   const req = res.req
   prepareClose(conn, res)
-  let head = statusLine(status) + headerLines(headers, res.extraHeaders)
+  const line = res.compatRes === null ? statusLine(status) : compatStatusLine(status, res.compatRes)
+  let head = line + headerLines(headers, res.extraHeaders)
+  if (res.compatRes !== null && lineNotAscii(line)) headInfo.ascii = false
   if (headInfo.close) res.closeAfter = true
   const noBody = statusHasNoBody(status)
   let length = body === null ? 0 : known >= 0 ? known : typeof body === 'string' ? Buffer.byteLength(body) : body.length
@@ -153,7 +155,9 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
     delete headers.trailer
     trailers = null
   }
-  let head = statusLine(status) + headerLines(headers, res.extraHeaders)
+  const line = res.compatRes === null ? statusLine(status) : compatStatusLine(status, res.compatRes)
+  let head = line + headerLines(headers, res.extraHeaders)
+  if (res.compatRes !== null && lineNotAscii(line)) headInfo.ascii = false
   if (headInfo.close) res.closeAfter = true
   if (statusHasNoBody(status) || req.method === 'HEAD') {
     endSource(stream)

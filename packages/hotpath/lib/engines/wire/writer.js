@@ -3,6 +3,7 @@
 // one socket.write, which is what makes a small response one syscall.
 
 import { STATUS_CODES } from '../../node-http.js'
+import { reasonPhrase, refuseBadReason } from '../../status.js'
 
 /** @type {string[]} */
 const STATUS_LINE = []
@@ -17,7 +18,31 @@ export function statusLine (status) {
   if (!Number.isInteger(status) || status < 100 || status > 999) {
     throw Object.assign(new RangeError(`Invalid status code: ${status}`), { code: 'ERR_HTTP_INVALID_STATUS_CODE' })
   }
-  return `HTTP/1.1 ${status} Unknown\r\n`
+  // node:http's phrase for a code it has no name for
+  return `HTTP/1.1 ${status} unknown\r\n`
+}
+
+/**
+ * The status line of a response whose node:http object the app touched:
+ * the reason phrase it set there (`statusMessage`, `writeHead(code, msg)`)
+ * goes out, as on node:http; one with CR, LF or another control is refused
+ * as node refuses it. A phrase outside ASCII (lineNotAscii, checked after
+ * headerLines() set headInfo) makes the head go out as latin1 bytes, as
+ * node writes it.
+ * @param {number} status
+ * @param {{ statusMessage?: unknown }} compat
+ */
+export function compatStatusLine (status, compat) {
+  const line = statusLine(status)
+  refuseBadReason(compat)
+  const own = compat.statusMessage
+  if (own === undefined || own === STATUS_CODES[status]) return line
+  return `HTTP/1.1 ${status} ${reasonPhrase(status, own)}\r\n`
+}
+
+/** whether a status line must go out as latin1 bytes */
+export function lineNotAscii (/** @type {string} */ line) {
+  return NOT_ASCII_VALUE.test(line.slice(0, -2))
 }
 
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
