@@ -220,7 +220,7 @@ export class Route {
     // always an object and names the route's url and method; the url the
     // route was declared at, not the last path its options object took
     this.handlerTimeout = opts.handlerTimeout ?? this.app.handlerTimeout
-    this.requestOptions = { ...opts, url: this.url, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, config: { ...opts.config, url: this.url, method: opts.method } }
+    this.requestOptions = { ...opts, url: this.url, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, exposeHeadRoute: opts.exposeHeadRoute ?? this.app.exposeHeadRoutes, prefixTrailingSlash: opts.prefixTrailingSlash || 'both', config: { ...opts.config, url: this.url, method: opts.method } }
     ctx.buildClasses()
     this.replySerializer = /** @type {any} */ (ctx.findUp('replySerializer'))
     this.Request = /** @type {any} */ (ctx.Request)

@@ -126,3 +126,29 @@ test('a path declared again under other parameter names is a duplicate; a HEAD r
   assert.equal(res.statusCode, 200)
   assert.equal(res.headers['x-own'], 'yes')
 })
+
+test('request.routeOptions has every field Fastify gives it, with the same values, beside Fastify', async () => {
+  const { besideFastify } = await import('../helpers/beside-fastify.js')
+  /** @param {any} r */
+  const shape = (r) => ({
+    method: r.method, url: r.url, bodyLimit: r.bodyLimit, config: r.config, logLevel: r.logLevel ?? null, attachValidation: r.attachValidation,
+    exposeHeadRoute: r.exposeHeadRoute, prefixTrailingSlash: r.prefixTrailingSlash, handlerTimeout: r.handlerTimeout ?? null, version: r.version ?? null
+  })
+  /** @param {any} app */
+  const build = (app) => {
+    app.get('/plain', (/** @type {any} */ req) => shape(req.routeOptions))
+    app.get('/own', { config: { a: 1 }, logLevel: 'warn', exposeHeadRoute: false, bodyLimit: 99 }, (/** @type {any} */ req) => shape(req.routeOptions))
+    app.register(async (/** @type {any} */ child) => {
+      child.get('/', { prefixTrailingSlash: 'slash' }, (/** @type {any} */ req) => shape(req.routeOptions))
+    }, { prefix: '/p' })
+    app.post('/post', { attachValidation: true }, (/** @type {any} */ req) => shape(req.routeOptions))
+  }
+  const answers = await besideFastify(build, ['/plain', '/own', '/p/', { method: 'POST', url: '/post', payload: {} }], { options: { exposeHeadRoutes: true } })
+  for (const { what, fastify, hotpath } of answers) {
+    assert.equal(hotpath.statusCode, 200, what)
+    assert.deepEqual(JSON.parse(hotpath.body), JSON.parse(fastify.body), what)
+  }
+  const plain = JSON.parse(answers[0].fastify.body)
+  assert.equal(plain.exposeHeadRoute, true)
+  assert.equal(plain.prefixTrailingSlash, 'both')
+})
