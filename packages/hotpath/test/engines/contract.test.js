@@ -503,7 +503,13 @@ function h2Cases (get) {
 
   test('half a head and silence: 408', { skip: 'no HTTP/2 form: a head is one HEADERS block (with its CONTINUATIONs), taken whole by the session; a body that stops is the core\'s request timeout' }, () => {})
 
-  test('close(): GOAWAY to every session, the stream in flight is answered, idle sessions end, close() resolves, new connections are refused', async () => {
+  // node:http2 reads nothing more from a session with no open stream once
+  // it has sent a GOAWAY: an idle session gets the one GOAWAY with its real
+  // last stream id at once (a request the client sent past it is safe to
+  // retry, RFC 9113 §8.7), where a round trip's wait would take nothing and
+  // held close() a second; a busy one gets the highest id first, so what
+  // its client sent before reading it is still taken (§6.8)
+  test('close(): GOAWAY to every session (an idle one with its last stream id, a busy one with the highest first), the stream in flight is answered, idle sessions end, close() resolves, new connections are refused', async () => {
     const { engine, port } = get()
     const idle = await connect(port)
     assert.equal((await h2Stream(idle, '/text').done).body, 'hello')
@@ -513,7 +519,9 @@ function h2Cases (get) {
     const goaways = [once(idle, 'goaway'), once(busy, 'goaway')]
     const ended = [once(idle, 'close'), once(busy, 'close')]
     const closed = engine.close()
-    await Promise.all(goaways)
+    const [[idleCode, idleLastId], [busyCode, busyLastId]] = await Promise.all(goaways)
+    assert.deepEqual([idleCode, idleLastId], [0, 1], 'the idle session: NO_ERROR, its one stream the last')
+    assert.deepEqual([busyCode, busyLastId], [0, 2 ** 31 - 1], 'the busy session: NO_ERROR, the highest id first')
     const r = await slow.done
     assert.equal(r.status, 200)
     assert.equal(r.body, 'slow done')

@@ -128,11 +128,21 @@ const peerLeaving = new WeakSet()
  * round trip (a PING's answer, at most ROUND_TRIP_MS), the session closes
  * with the real last id and ends once its streams are done. A client that
  * has sent its own GOAWAY opens no stream: its session closes at once.
+ *
+ * node:http2 reads nothing more from a session that has sent a GOAWAY and
+ * has no open stream (nghttp2 wants no read then): neither a request in
+ * flight nor the PING's answer, nor the end of a client that has gone. So
+ * a session with no open stream closes at once, with the real last id
+ * (what the client sent past it is safe to retry, §8.7), and one with open
+ * streams closes when its last one does, if the PING's answer has not
+ * come first: waiting longer would take nothing more.
  * @param {import('node:http2').ServerHttp2Session} session
  */
 function shutDown (session) {
   if (session.closed || session.destroyed) return
   if (peerLeaving.has(session)) return session.close()
+  const open = openStreams(session)
+  if (open !== null && open.size === 0) return session.close()
   const close = () => {
     clearTimeout(timer)
     if (!session.closed && !session.destroyed) session.close()
@@ -141,11 +151,34 @@ function shutDown (session) {
   // timer is what is left for close() to wait on, and an emptied event
   // loop would leave its promise pending for good; at most ROUND_TRIP_MS)
   const timer = setTimeout(close, ROUND_TRIP_MS)
+  if (open !== null) {
+    // node deletes a stream from its table before the stream's 'close'
+    const closedOne = () => { if (open.size === 0) close() }
+    for (const stream of open.values()) stream.once('close', closedOne)
+    session.on('stream', (/** @type {import('node:http2').ServerHttp2Stream} */ stream) => stream.once('close', closedOne))
+  }
   try {
     session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
     if (session.ping(close)) return
   } catch {}
   close()
+}
+
+/** node:http2's internal state of a session, found by its description on the first session (Node 20 to 26 keep its open streams there) */
+let kSessionState = /** @type {symbol | null | undefined} */ (undefined)
+
+/**
+ * The session's open streams (id → stream), as node:http2 keeps them, or
+ * null on a Node line that keeps them elsewhere (the shutdown then waits
+ * for the PING's answer or ROUND_TRIP_MS).
+ * @param {import('node:http2').ServerHttp2Session} session
+ * @returns {Map<number, import('node:http2').ServerHttp2Stream> | null}
+ */
+function openStreams (session) {
+  if (kSessionState === undefined) kSessionState = Object.getOwnPropertySymbols(session).find((s) => s.description === 'state') ?? null
+  const streams = kSessionState === null ? undefined : /** @type {any} */ (session)[kSessionState]?.streams
+  // node's own SafeMap, not an instance of this realm's Map
+  return streams !== undefined && typeof streams.size === 'number' && typeof streams.values === 'function' ? streams : null
 }
 
 /** @this {import('node:http2').Http2Session} */
