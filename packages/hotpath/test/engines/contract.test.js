@@ -533,4 +533,36 @@ function h2Cases (get) {
       c.on('error', reject)
     }), 'new connections are refused')
   })
+
+  // A request the client sent on an idle session just as close() began:
+  // without drain it is refused (REFUSED_STREAM, past the GOAWAY's last
+  // id: safe to retry, RFC 9113 §8.7); under drain it is served, the
+  // session's one GOAWAY going out after the PING's answer shows it read
+  for (const drain of [false, true]) {
+    test(`close()${drain ? ' with drain' : ''}: a request sent on an idle session as close() begins is ${drain ? 'served' : 'refused, safe to retry'}`, async () => {
+      const engine = createEngine('h2', { ...OPTIONS, drain })
+      engine.setHandler(handler)
+      const { port } = await engine.listen({ port: 0, host: '127.0.0.1' })
+      const session = await connect(port)
+      try {
+        assert.equal((await h2Stream(session, '/text').done).body, 'hello')
+        const goaway = once(session, 'goaway')
+        // queued on the client's socket in this turn; the server reads it after close() began
+        const late = h2Stream(session, '/text')
+        const closed = engine.close()
+        const r = await late.done
+        if (drain) {
+          assert.deepEqual([r.status, r.body], [200, 'hello'])
+        } else {
+          assert.equal(r.status, null)
+          assert.equal(r.rstCode, http2.constants.NGHTTP2_REFUSED_STREAM)
+        }
+        const [code, lastId] = await goaway
+        assert.deepEqual([code, lastId], [0, drain ? 3 : 1], 'one GOAWAY, NO_ERROR, with the last stream the server took')
+        await closed
+      } finally {
+        session.destroy()
+      }
+    })
+  }
 }

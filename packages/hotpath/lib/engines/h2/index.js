@@ -4,6 +4,7 @@
 // Cleartext (h2c, prior knowledge) without `https`; with it, TLS with ALPN
 // "h2", and, when `https.allowHTTP1`, "http/1.1" on the same port served by
 // the wire engine rather than node's HTTP/1 fallback.
+import net from 'node:net'
 import { loadModule } from '../../require.js'
 import { listenServer } from '../engine.js'
 import { isValidHost } from '../host.js'
@@ -135,14 +136,19 @@ const peerLeaving = new WeakSet()
  * a session with no open stream closes at once, with the real last id
  * (what the client sent past it is safe to retry, §8.7), and one with open
  * streams closes when its last one does, if the PING's answer has not
- * come first: waiting longer would take nothing more.
+ * come first: waiting longer would take nothing more. Under drain, where
+ * a request in flight is served rather than refused, a session with no
+ * open stream gets the PING first and its one GOAWAY, with the real last
+ * id, once the answer shows that what the client sent before it was read.
  * @param {import('node:http2').ServerHttp2Session} session
+ * @param {boolean} drain
  */
-function shutDown (session) {
+function shutDown (session, drain) {
   if (session.closed || session.destroyed) return
   if (peerLeaving.has(session)) return session.close()
   const open = openStreams(session)
-  if (open !== null && open.size === 0) return session.close()
+  const idle = open !== null && open.size === 0
+  if (idle && !drain) return session.close()
   const close = () => {
     clearTimeout(timer)
     if (!session.closed && !session.destroyed) session.close()
@@ -151,14 +157,14 @@ function shutDown (session) {
   // timer is what is left for close() to wait on, and an emptied event
   // loop would leave its promise pending for good; at most ROUND_TRIP_MS)
   const timer = setTimeout(close, ROUND_TRIP_MS)
-  if (open !== null) {
+  if (open !== null && !idle) {
     // node deletes a stream from its table before the stream's 'close'
     const closedOne = () => { if (open.size === 0) close() }
     for (const stream of open.values()) stream.once('close', closedOne)
     session.on('stream', (/** @type {import('node:http2').ServerHttp2Stream} */ stream) => stream.once('close', closedOne))
   }
   try {
-    session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
+    if (!idle) session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
     if (session.ping(close)) return
   } catch {}
   close()
@@ -262,7 +268,7 @@ export function createH2Engine (options) {
     session.once('goaway', () => peerLeaving.add(session))
     // an idle session is closed (GOAWAY), as Fastify's http2SessionTimeout does
     if (sessionTimeout > 0) session.setTimeout(sessionTimeout, closeIdleSession)
-    if (state.closing) shutDown(session)
+    if (state.closing) shutDown(session, options.drain === true)
   })
   // a peer's protocol error ends its session; it must not end the process
   server.on('sessionError', (/** @type {Error} */ err) => { if (options.onClientError) options.onClientError(err) })
@@ -325,8 +331,12 @@ export function createH2Engine (options) {
         // connections too, so server.close() below waits for them
         if (wire !== null) wire.close()
         if (options.forceCloseConnections === true) destroyAll()
-        else for (const session of sessions) shutDown(session)
-        if (server.listening) server.close(done)
+        else for (const session of sessions) shutDown(session, options.drain === true)
+        // the listener alone: node:http2's own close() (Node 24 and
+        // later) also closes every session at once, with its real last
+        // stream id, which would undo the shutdown above (a busy session's
+        // round trip, drain's PING first); the same on every Node line
+        if (server.listening) net.Server.prototype.close.call(server, done)
         else done()
       })
     }
