@@ -3,7 +3,8 @@
 //   node scripts/restart/app.js <entry> <engine> <port> [--drain-delay ms|off] [--label name]
 //
 // entry: hotpath | fastify-hotpath | fastify (real Fastify 5, for comparison;
-// its engine is always node:http, the engine argument is ignored).
+// its engine is node:http, or node:http2 for h2). engine: wire | node | h2
+// (HTTP/2 over cleartext, `http2: true`).
 // GET /items/:id and POST /items answer JSON; every answer carries
 // `x-instance: <label>` so the load generator can tell which instance served
 // it. On SIGTERM the app closes (in-flight requests finish) and exits 0.
@@ -24,14 +25,17 @@ const { values: flags, positionals } = parseArgs({
 })
 const [entry, engine = 'wire', portArg] = positionals
 const port = Number(portArg)
-if (!['hotpath', 'fastify-hotpath', 'fastify'].includes(entry) || !['wire', 'node'].includes(engine) || !Number.isInteger(port) || port <= 0) {
-  console.error('usage: node scripts/restart/app.js hotpath|fastify-hotpath|fastify wire|node <port> [--drain-delay ms|off] [--label name]')
+if (!['hotpath', 'fastify-hotpath', 'fastify'].includes(entry) || !['wire', 'node', 'h2'].includes(engine) || !Number.isInteger(port) || port <= 0) {
+  console.error('usage: node scripts/restart/app.js hotpath|fastify-hotpath|fastify wire|node|h2 <port> [--drain-delay ms|off] [--label name]')
   process.exit(2)
 }
 // 'off': close() as the entry's default (no drain), to see what drain changes
 const drainDelay = flags['drain-delay'] === 'off' ? null : Number(flags['drain-delay'])
 // a cluster worker is named by its id, which the primary knows too
 const label = flags.label ?? (cluster.isWorker ? `worker-${cluster.worker?.id}` : `pid-${process.pid}`)
+
+// a worker whose primary has gone cannot send to it (EPIPE): it is being stopped anyway
+if (cluster.isWorker) cluster.worker?.on('error', () => {})
 
 const app = await create(entry, engine, drainDelay)
 
@@ -88,11 +92,11 @@ if (!closing && !cluster.isWorker) {
 async function create (entry, engine, drainDelay) {
   if (entry === 'fastify') {
     const { default: Fastify } = await import('fastify')
-    return Fastify({ logger: false })
+    return Fastify({ logger: false, ...(engine === 'h2' ? { http2: true } : {}) })
   }
   // The shutdown options: on close(), keep answering for drainDelay ms with
   // the health route answering 503, so the balancer stops sending first.
-  const options = { logger: false, engine: /** @type {'wire' | 'node'} */ (engine), drain: drainDelay === null ? false : { delay: drainDelay }, health: '/health' }
+  const options = { logger: false, ...(engine === 'h2' ? { http2: /** @type {const} */ (true) } : { engine: /** @type {'wire' | 'node'} */ (engine) }), drain: drainDelay === null ? false : { delay: drainDelay }, health: '/health' }
   if (entry === 'hotpath') {
     const { default: hotpath } = await import('hotpath')
     return hotpath(options)

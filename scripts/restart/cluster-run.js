@@ -52,7 +52,7 @@ export async function runCluster (o) {
   }
   /** @type {{ at: number, old: number, new: number, exit: number | string, ms: number }[]} */
   const restarts = []
-  const load = startLoad({ port, clients: o.clients })
+  const load = startLoad({ port, clients: o.clients, h2: o.engine === 'h2' })
   /** @type {unknown} */
   let failure = null
   try {

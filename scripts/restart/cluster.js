@@ -46,6 +46,8 @@ function tell (message) {
 function forkListening () {
   return new Promise((resolve, reject) => {
     const worker = cluster.fork()
+    // a message to a worker that has just exited fails (EPIPE): its exit is what counts
+    worker.on('error', () => {})
     const onExit = (/** @type {number} */ code) => reject(new Error(`worker ${worker.id} exited (${code}) before listening`))
     worker.once('exit', onExit)
     worker.once('listening', () => {

@@ -33,9 +33,9 @@ export function non2xx (s) {
 
 /** @param {Row[]} rows */
 export function table (rows) {
-  const head = ['mode', 'target', 'requests', '2xx', 'non-2xx', 'socket errors', 'restarts', 'served by']
+  const head = ['mode', 'target', 'requests', '2xx', 'non-2xx', 'socket errors', 'refused, sent again', 'restarts', 'served by']
   const body = rows.map((r) => r.error
-    ? [r.mode, r.target, 'failed: ' + r.error.split('\n')[0], '', '', '', '', '']
+    ? [r.mode, r.target, 'failed: ' + r.error.split('\n')[0], '', '', '', '', '', '']
     : [
         r.mode,
         r.target,
@@ -43,6 +43,7 @@ export function table (rows) {
         String(ok2xx(r.stats)),
         list(non2xx(r.stats)),
         list(r.stats.errors),
+        String(r.stats.retried ?? 0),
         `${r.restartsDone}/${r.restartsPlanned}`,
         list(r.stats.instances)
       ])

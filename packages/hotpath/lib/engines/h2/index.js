@@ -136,10 +136,15 @@ const peerLeaving = new WeakSet()
  * a session with no open stream closes at once, with the real last id
  * (what the client sent past it is safe to retry, §8.7), and one with open
  * streams closes when its last one does, if the PING's answer has not
- * come first: waiting longer would take nothing more. Under drain, where
- * a request in flight is served rather than refused, a session with no
- * open stream gets the PING first and its one GOAWAY, with the real last
- * id, once the answer shows that what the client sent before it was read.
+ * come first: waiting longer would take nothing more.
+ *
+ * Under drain, a request in flight is served rather than refused, as an
+ * idle HTTP/1.1 connection is left to its client until its next request:
+ * a session with no open stream gets no GOAWAY until a request comes, and
+ * then while that stream is open, so node goes on reading what the client
+ * sent until it read the GOAWAY (a client that waits for each answer
+ * before its next request has then sent nothing more); one that sends
+ * nothing closes after ROUND_TRIP_MS, or when its client closes it.
  * @param {import('node:http2').ServerHttp2Session} session
  * @param {boolean} drain
  */
@@ -157,17 +162,30 @@ function shutDown (session, drain) {
   // timer is what is left for close() to wait on, and an emptied event
   // loop would leave its promise pending for good; at most ROUND_TRIP_MS)
   const timer = setTimeout(close, ROUND_TRIP_MS)
-  if (open !== null && !idle) {
-    // node deletes a stream from its table before the stream's 'close'
-    const closedOne = () => { if (open.size === 0) close() }
-    for (const stream of open.values()) stream.once('close', closedOne)
-    session.on('stream', (/** @type {import('node:http2').ServerHttp2Stream} */ stream) => stream.once('close', closedOne))
+  let goawaySent = false
+  const goaway = () => {
+    goawaySent = true
+    session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
+    // its answer: the client has read the GOAWAY, and node what it sent before
+    if (!session.ping(close)) close()
   }
+  if (open !== null) {
+    // node deletes a stream from its table before the stream's 'close'
+    const closedOne = () => { if (goawaySent && open.size === 0) close() }
+    for (const stream of open.values()) stream.once('close', closedOne)
+    session.on('stream', (/** @type {import('node:http2').ServerHttp2Stream} */ stream) => {
+      stream.once('close', closedOne)
+      if (!goawaySent) goaway()
+    })
+  }
+  // a session that ends meanwhile (its client closed it) leaves nothing to wait for
+  session.once('close', () => clearTimeout(timer))
+  if (idle) return
   try {
-    if (!idle) session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
-    if (session.ping(close)) return
-  } catch {}
-  close()
+    goaway()
+  } catch {
+    close()
+  }
 }
 
 /** node:http2's internal state of a session, found by its description on the first session (Node 20 to 26 keep its open streams there) */
