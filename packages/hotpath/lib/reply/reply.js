@@ -11,6 +11,7 @@ import { mediaType } from '../lifecycle/parsers/content-type.js'
 import { FORBIDDEN_TRAILERS } from './trailers.js'
 import { lowerCaseName } from './header-name.js'
 import { kRouteContext } from '../fastify-internals/symbols.js'
+import { knownReason } from '../status.js'
 
 export class Reply {
   /**
@@ -350,6 +351,8 @@ export class Reply {
       const raw = this._res.compat(this.request)
       // the reply's status (the one sent, when the reply was written first)
       raw.statusCode = this._status
+      // and, once sent, its phrase, as node's writeHead leaves it
+      if (raw.statusMessage === undefined && raw.headersSent) raw.statusMessage = knownReason(this._status) ?? 'unknown'
       this._raw = raw
     }
     return this._raw

@@ -76,3 +76,21 @@ for (const mode of MODES) {
     }
   })
 }
+
+test('reply.raw.statusCode and statusMessage after the answer, read by an onResponse hook, are what went out, as on Fastify', async () => {
+  /** @param {any} app */
+  const build = (app) => {
+    /** @type {unknown[]} */
+    const seen = []
+    app.addHook('onResponse', async (/** @type {any} */ req, /** @type {any} */ reply) => {
+      if (req.url !== '/seen') seen.push([reply.raw.statusCode, reply.raw.statusMessage])
+    })
+    app.get('/ok', () => 'x')
+    app.get('/code/:c', (/** @type {any} */ req, /** @type {any} */ reply) => reply.code(Number(req.params.c)).send('x'))
+    app.get('/seen', () => seen.splice(0))
+  }
+  const answers = await besideFastify(build, ['/ok', '/code/404', '/code/499', '/seen'])
+  const seen = answers.filter((a) => a.what.startsWith('GET /seen')).map((a) => [a.what, JSON.parse(a.hotpath.body), JSON.parse(a.fastify.body)])
+  for (const [what, ours, theirs] of seen) assert.deepEqual(ours, theirs, what)
+  assert.deepEqual(JSON.parse(/** @type {any} */ (answers.find((a) => a.what === 'GET /seen [wire]')).fastify.body), [[200, 'OK'], [404, 'Not Found'], [499, 'unknown']])
+})

@@ -4,6 +4,7 @@
 // was answered.
 
 import { isWrapped, respondThrough, streamThrough, kOutHeaders } from './response.js'
+import { knownReason } from '../../status.js'
 
 /** @typedef {import('./response.js').CompatResponse} CompatResponse */
 /** @typedef {import('node:stream').Readable} Readable */
@@ -64,6 +65,8 @@ export function streamThroughMiddleware (res, statusCode, headers, stream, done,
 function answeredPast (res, cres, statusCode, headers) {
   if (res.throughCompat) return
   cres.statusCode = statusCode
+  // node's writeHead sets the phrase it writes, when the app set none
+  if (cres.statusMessage === undefined) cres.statusMessage = knownReason(statusCode) ?? 'unknown'
   cres.coreHeaders = headers
   // the headers set on it go out with the core's (its own win), from
   // node's table, as writeHead merges them on node:http
