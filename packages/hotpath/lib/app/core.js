@@ -220,12 +220,19 @@ export class Core {
     if (label !== undefined && (typeof label !== 'string' || label === '')) throw createError('HP_ERR_INVALID_OPTION', 'requestIdLogLabel', 'expected a non-empty string')
     /** the key of the request id on a request's log lines */
     this.requestIdLogLabel = label ?? 'reqId'
-    let counter = 0
+    /**
+     * Fastify's default request ids, req-1, req-2…: one number for every
+     * request the app routes, read or not (a route whose requests take
+     * theirs from this counter numbers each as it is made, ../lifecycle/request.js)
+     */
+    this.requestCount = 0
+    /** @type {(raw?: any) => string} */
+    this.sequentialId = () => 'req-' + (++this.requestCount).toString(36)
     const idHeader = requestIdHeader(options.requestIdHeader)
     /** the header a request id is taken from (Fastify's requestIdHeader), null for none */
     this.requestIdHeader = idHeader
     /** @type {(raw: any) => string} the request id: the requestIdHeader's value when it has one, else genReqId's */
-    this.genReqId = this.requestIdFrom(options.genReqId ?? (() => 'req-' + (++counter).toString(36)))
+    this.genReqId = this.requestIdFrom(options.genReqId ?? this.sequentialId)
     /** genReqId is the app's own: it is given node:http's IncomingMessage (request.raw) */
     this.ownGenReqId = options.genReqId !== undefined
     const factory = options.childLoggerFactory

@@ -30,6 +30,8 @@ export class Request {
     this.reply = /** @type {any} */ (null)
     /** @type {string | undefined} */
     this._id = undefined
+    /** the request's number under Fastify's default ids (0: the route's ids come from elsewhere); the string is made on first read */
+    this._seq = route !== null && route.countsIds ? ++route.app.requestCount : 0
     /** @type {Record<string, string | string[]> | undefined} */
     this._query = undefined
     /** @type {import('pino').Logger | undefined} */
@@ -105,7 +107,7 @@ export class Request {
       // an application's genReqId gets node:http's IncomingMessage, as in
       // Fastify (built on wire and inject for the purpose); hotpath's own
       // needs nothing from the request but the id header
-      this._id = route.genReqId(route.idFromRaw && this.reply !== null ? this.raw : this._incoming)
+      this._id = this._seq !== 0 ? 'req-' + this._seq.toString(36) : route.genReqId(route.idFromRaw && this.reply !== null ? this.raw : this._incoming)
     }
     return this._id
   }

@@ -114,6 +114,8 @@ export class Route {
     this.genReqId = app.genReqId
     /** genReqId is the application's own, given node:http's IncomingMessage (request.raw) */
     this.idFromRaw = false
+    /** ids are Fastify's default, req-<n>: each request takes its number as it is made, read or not, as Fastify numbers every request */
+    this.countsIds = false
     /** @type {Function | null} the route's childLoggerFactory option, else the one its plugin (or the app) set; null: a child of `logger` */
     this.childLoggerFactory = null
     /** @type {Record<string, any>} what childLoggerFactory is given as its third argument: the route's level and serializers */
@@ -211,6 +213,7 @@ export class Route {
     const ownId = ctx.findUp('genReqId')
     this.genReqId = /** @type {(raw: any) => string} */ (ownId ?? this.app.genReqId)
     this.idFromRaw = ownId !== null || this.app.ownGenReqId
+    this.countsIds = this.genReqId === this.app.sequentialId
     // the route's own childLoggerFactory option, else its plugin's (Fastify's)
     this.childLoggerFactory = typeof opts.childLoggerFactory === 'function' ? opts.childLoggerFactory : ctx.findUp('childLoggerFactory')
     if (this.childLoggerFactory !== null) {
