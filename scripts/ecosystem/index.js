@@ -26,6 +26,7 @@ const root = join(here, '..', '..')
 const hotpathFastify = join(root, 'packages', 'hotpath', 'lib', 'fastify.js')
 const hotpathSymbols = join(root, 'packages', 'hotpath', 'lib', 'fastify-internals', 'symbols.js')
 const hotpathReply = join(root, 'packages', 'hotpath', 'lib', 'fastify-internals', 'reply.js')
+const hotpathErrors = join(root, 'packages', 'hotpath', 'lib', 'fastify-internals', 'errors.js')
 const reporter = join(here, 'reporter.mjs')
 const page = join(root, 'docs', 'ecosystem.md')
 const work = join(tmpdir(), 'hotpath-ecosystem')
@@ -121,11 +122,11 @@ function useFramework (pkgDir, target) {
     'module.exports.default = fastify',
     ''
   ].join('\n'))
-  // `fastify/lib/symbols` and `fastify/lib/reply` are hotpath's (as the
-  // hotpath-fastify package gives them); the other `fastify/lib/*` files
+  // `fastify/lib/symbols`, `fastify/lib/reply` and `fastify/lib/errors` are
+  // hotpath's (as the hotpath-fastify package gives them); the other `fastify/lib/*` files
   // forward to Fastify's own, so that a test file importing them loads at
   // all; a test that depends on those internals being the app's still fails.
-  const ours = { 'symbols.js': hotpathSymbols, 'reply.js': hotpathReply }
+  const ours = { 'symbols.js': hotpathSymbols, 'reply.js': hotpathReply, 'errors.js': hotpathErrors }
   const forward = (from, to) => {
     mkdirSync(from, { recursive: true })
     for (const e of readdirSync(to, { withFileTypes: true })) {

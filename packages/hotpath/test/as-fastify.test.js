@@ -22,6 +22,7 @@ const Fastify = require('fastify')
 const { fastify } = require('fastify')
 const Reply = require('fastify/lib/reply')
 const { kRouteContext } = require('fastify/lib/symbols')
+const { FST_ERR_INSTANCE_ALREADY_LISTENING } = require('fastify/lib/errors')
 const fp = require('fastify-plugin')
 async function main () {
   const app = Fastify()
@@ -33,6 +34,7 @@ async function main () {
     hotpath: '_core' in app, sameNamed: fastify === Fastify, reply: Reply.name, body: res.json(),
     engine: app.server instanceof http.Server ? 'node' : 'not node', resolved: require.resolve('fastify')
   }
+  try { app.addSchema({ $id: 's' }) } catch (err) { out.errorCaught = err instanceof FST_ERR_INSTANCE_ALREADY_LISTENING }
   await app.close()
   const mine = Fastify({ engine: 'wire' })
   out.chosen = mine.server instanceof http.Server ? 'node' : 'not node'
@@ -71,6 +73,7 @@ test('with --import hotpath/as-fastify, require() and import of fastify give hot
     assert.equal(on.engine, 'node', 'HOTPATH_ENGINE=node chose node:http')
     assert.equal(on.chosen, 'not node', "an app's own engine option wins over HOTPATH_ENGINE")
     assert.match(on.resolved, /lib[/\\]as-fastify[/\\]entry\.js$/)
+    assert.equal(on.errorCaught, true, 'fastify/lib/errors is hotpath\'s: what it throws is an instance of its constructor')
 
     const wire = run(dir, 'program.cjs', { hook: true })
     assert.equal(wire.engine, 'not node', 'without HOTPATH_ENGINE, hotpath/fastify defaults to wire')

@@ -1,5 +1,6 @@
-// hotpath/fastify/lib/reply and hotpath/fastify/lib/symbols, the modules a
-// program loads as `fastify/lib/reply` and `fastify/lib/symbols` when
+// hotpath/fastify/lib/reply, lib/symbols and lib/errors, the modules a
+// program loads as `fastify/lib/reply`, `fastify/lib/symbols` and
+// `fastify/lib/errors` when
 // hotpath is installed in Fastify's place (packages/hotpath-fastify): a Reply
 // built around a bare Node response, as NestJS's adapter builds one, answers
 // as Fastify's does; request[kRouteContext] is the route's context, with
@@ -150,4 +151,27 @@ test('hotpath/fastify/lib/symbols names every symbol fastify/lib/symbols does', 
   for (const value of Object.values(hotpathSymbols)) assert.equal(typeof value, 'symbol')
   assert.equal(require('hotpath/fastify/lib/reply'), HotpathReply)
   assert.equal(require('hotpath/fastify/lib/symbols').kRouteContext, hotpathSymbols.kRouteContext)
+})
+
+test('hotpath/fastify/lib/errors has every constructor fastify/lib/errors has, with its name, code, status and message; what hotpath/fastify throws is an instance of it', async () => {
+  const fastifyErrors = require('fastify/lib/errors')
+  const hotpathErrors = require('hotpath/fastify/lib/errors')
+  const { default: imported } = await import('hotpath/fastify/lib/errors')
+  assert.equal(imported, hotpathErrors)
+  assert.deepEqual(Object.keys(hotpathErrors).sort(), Object.keys(fastifyErrors).sort())
+  for (const code of Object.keys(fastifyErrors).filter((k) => k.startsWith('FST_'))) {
+    const theirs = new fastifyErrors[code]('a', 'b')
+    const ours = new hotpathErrors[code]('a', 'b')
+    assert.deepEqual([ours.name, ours.code, ours.statusCode, ours.message], [theirs.name, theirs.code, theirs.statusCode, theirs.message], code)
+  }
+  assert.deepEqual(Object.keys(hotpathErrors.AVVIO_ERRORS_MAP), Object.keys(fastifyErrors.AVVIO_ERRORS_MAP))
+  const cause = new Error('old')
+  assert.equal(hotpathErrors.appendStackTrace(cause, new Error('new')).cause, cause)
+  // a plugin's test compares what it caught with one of them, as on Fastify
+  const { default: fastifyEntry } = await import('../lib/fastify.js')
+  const app = fastifyEntry()
+  app.addSchema({ $id: 'a', type: 'object' })
+  assert.throws(() => app.addSchema({ $id: 'a', type: 'object' }), new hotpathErrors.FST_ERR_SCH_ALREADY_PRESENT('a'))
+  assert.throws(() => app.addSchema({ $id: 'a', type: 'object' }), hotpathErrors.FST_ERR_SCH_ALREADY_PRESENT)
+  assert.equal(hotpathErrors.FST_ERR_BAD_URL, fastifyEntry.errorCodes.FST_ERR_BAD_URL)
 })
