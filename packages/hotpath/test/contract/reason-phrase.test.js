@@ -94,3 +94,25 @@ test('reply.raw.statusCode and statusMessage after the answer, read by an onResp
   for (const [what, ours, theirs] of seen) assert.deepEqual(ours, theirs, what)
   assert.deepEqual(JSON.parse(/** @type {any} */ (answers.find((a) => a.what === 'GET /seen [wire]')).fastify.body), [[200, 'OK'], [404, 'Not Found'], [499, 'unknown']])
 })
+
+// An answer refused for a header no socket may carry, after reply.raw was
+// touched: the 500 that follows goes out with its own phrase, not the one
+// node's object was given for the refused answer ("500 OK" before)
+for (const mode of MODES) {
+  test(`the 500 after a refused header carries its own phrase [${mode}]`, async () => {
+    const s = await setup(mode, (/** @type {any} */ app) => {
+      app.get('/bad-header', (/** @type {any} */ req, /** @type {any} */ reply) => {
+        reply.raw.setHeader('x-fine', '1')
+        reply.header('x-bad', 'a\nb')
+        return 'x'
+      })
+    })
+    try {
+      const res = await s.request('/bad-header')
+      assert.equal(res.statusCode, 500)
+      if (mode !== 'h2') assert.equal(res.statusMessage, 'Internal Server Error')
+    } finally {
+      await s.close()
+    }
+  })
+}

@@ -112,6 +112,8 @@ export class CompatResponse extends ServerResponse {
     this.coreHeaders = null
     /** flushHeaders() was called: the head goes out at once, the body after it is streamed */
     this.headFlushed = false
+    /** @type {string | undefined} the reason phrase set here for the core's answer, not by the app */
+    this.corePhrase = undefined
   }
 
   /**

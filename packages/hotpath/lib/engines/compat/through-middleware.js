@@ -65,8 +65,11 @@ export function streamThroughMiddleware (res, statusCode, headers, stream, done,
 function answeredPast (res, cres, statusCode, headers) {
   if (res.throughCompat) return
   cres.statusCode = statusCode
-  // node's writeHead sets the phrase it writes, when the app set none
-  if (cres.statusMessage === undefined) cres.statusMessage = knownReason(statusCode) ?? 'unknown'
+  // node's writeHead sets the phrase it writes, when the app set none (or
+  // this set it for an answer that failed: the 500 after it has its own)
+  if (cres.statusMessage === undefined || cres.statusMessage === cres.corePhrase) {
+    cres.statusMessage = cres.corePhrase = knownReason(statusCode) ?? 'unknown'
+  }
   cres.coreHeaders = headers
   // the headers set on it go out with the core's (its own win), from
   // node's table, as writeHead merges them on node:http

@@ -165,9 +165,12 @@ function shutDown (session, drain) {
   let goawaySent = false
   const goaway = () => {
     goawaySent = true
-    session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
-    // its answer: the client has read the GOAWAY, and node what it sent before
-    if (!session.ping(close)) close()
+    try {
+      session.goaway(0, LAST_STREAM_ID) // NO_ERROR (RFC 9113 §7)
+      // its answer: the client has read the GOAWAY, and node what it sent before
+      if (session.ping(close)) return
+    } catch {}
+    close()
   }
   if (open !== null) {
     // node deletes a stream from its table before the stream's 'close'
@@ -180,12 +183,7 @@ function shutDown (session, drain) {
   }
   // a session that ends meanwhile (its client closed it) leaves nothing to wait for
   session.once('close', () => clearTimeout(timer))
-  if (idle) return
-  try {
-    goaway()
-  } catch {
-    close()
-  }
+  if (!idle) goaway()
 }
 
 /** node:http2's internal state of a session, found by its description on the first session (Node 20 to 26 keep its open streams there) */
@@ -353,7 +351,8 @@ export function createH2Engine (options) {
         // the listener alone: node:http2's own close() (Node 24 and
         // later) also closes every session at once, with its real last
         // stream id, which would undo the shutdown above (a busy session's
-        // round trip, drain's PING first); the same on every Node line
+        // round trip, drain's wait for an idle one's next request); the
+        // same on every Node line
         if (server.listening) net.Server.prototype.close.call(server, done)
         else done()
       })
