@@ -42,7 +42,7 @@ export function knownReason (status) {
  * ServerResponse makes it: the one the app set on it (`statusMessage`, or
  * `writeHead(status, message)`), else the code's, else `unknown`.
  * @param {number} status
- * @param {unknown} own  the compat response's statusMessage, if any
+ * @param {unknown} [own]  the compat response's statusMessage, if any
  * @returns {string}
  */
 export function reasonPhrase (status, own) {

@@ -11,7 +11,7 @@ import { mediaType } from '../lifecycle/parsers/content-type.js'
 import { FORBIDDEN_TRAILERS } from './trailers.js'
 import { lowerCaseName } from './header-name.js'
 import { kRouteContext } from '../fastify-internals/symbols.js'
-import { knownReason } from '../status.js'
+import { reasonPhrase } from '../status.js'
 
 export class Reply {
   /**
@@ -352,7 +352,7 @@ export class Reply {
       // the reply's status (the one sent, when the reply was written first)
       raw.statusCode = this._status
       // and, once sent, its phrase, as node's writeHead leaves it
-      if (raw.statusMessage === undefined && raw.headersSent) raw.statusMessage = knownReason(this._status) ?? 'unknown'
+      if (raw.statusMessage === undefined && raw.headersSent) raw.statusMessage = reasonPhrase(this._status)
       this._raw = raw
     }
     return this._raw

@@ -4,7 +4,7 @@
 // was answered.
 
 import { isWrapped, respondThrough, streamThrough, kOutHeaders } from './response.js'
-import { knownReason } from '../../status.js'
+import { reasonPhrase } from '../../status.js'
 
 /** @typedef {import('./response.js').CompatResponse} CompatResponse */
 /** @typedef {import('node:stream').Readable} Readable */
@@ -68,7 +68,7 @@ function answeredPast (res, cres, statusCode, headers) {
   // node's writeHead sets the phrase it writes, when the app set none (or
   // this set it for an answer that failed: the 500 after it has its own)
   if (cres.statusMessage === undefined || cres.statusMessage === cres.corePhrase) {
-    cres.statusMessage = cres.corePhrase = knownReason(statusCode) ?? 'unknown'
+    cres.statusMessage = cres.corePhrase = reasonPhrase(statusCode)
   }
   cres.coreHeaders = headers
   // the headers set on it go out with the core's (its own win), from
