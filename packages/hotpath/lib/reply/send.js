@@ -40,6 +40,10 @@ export function sendPayload (reply, payload) {
     payload = body
   }
   reply._sent = true
+  // A type set on node's object (reply.raw.setHeader(), a middleware) is
+  // the reply's, as Fastify's send() reads it through reply.getHeader():
+  // a string goes out with it, not as text/plain
+  if (reply._contentType === null && reply._raw !== null) adoptRawType(reply)
   const kind = payloadKind(payload)
   if (kind === KIND_JSON || (payload === null && reply.route.app.fastifyReplies && isJsonType(reply._contentType))) {
     // (Fastify's null is a JSON value: "null", unless a type that is not JSON was set)
@@ -76,6 +80,14 @@ export function sendPayload (reply, payload) {
     else if (kind === KIND_BINARY) reply._contentType = OCTET_TYPE
   }
   onSend(reply, payload)
+}
+
+/**
+ * @param {Reply} reply  one whose `raw` was asked for
+ */
+function adoptRawType (reply) {
+  const type = /** @type {any} */ (reply._raw).getHeader('content-type')
+  if (type !== undefined) reply._contentType = String(type)
 }
 
 /**
