@@ -9,6 +9,7 @@ import { Route } from './route.js'
 import { headRouteOnSendHandler } from './head-route.js'
 import { LISTED_REQUEST_HOOKS } from '../lifecycle/hook-names.js'
 import { parseQuery } from '../lifecycle/parsers/urlencoded.js'
+import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 
 /** node:http's methods: Fastify's not-found router has a route for each */
 const NODE_METHODS = new Set(METHODS)
@@ -362,18 +363,20 @@ export class RouteTable {
 
 /**
  * What printRoutes({ includeMeta }) shows of a route (find-my-way's
- * buildPrettyMeta): its request hooks in the order Fastify lists them
- * (onTimeout first; the HEAD route made from a GET route ends its onSend
- * hooks with headRouteOnSendHandler), its error
- * handler, and the options it was declared with.
+ * buildPrettyMeta), in the order of Fastify's own: its error handler, its
+ * log level ('' for none), then its request hooks in the order Fastify
+ * lists them (onTimeout first; the HEAD route made from a GET route ends
+ * its onSend hooks with headRouteOnSendHandler). hotpath's own entry adds
+ * the options the route was declared with (config, schema, constraints,
+ * bodyLimit), which Fastify's does not show.
  * @param {{ store?: unknown } | undefined} entry
  */
 function prettyMeta (entry) {
   const route = entry?.store
   if (!(route instanceof Route)) return {}
-  /** @type {Record<string, unknown>} */
-  const meta = {}
   const opts = route.options
+  /** @type {Record<string, unknown>} */
+  const meta = { errorHandler: shownErrorHandler(route), logLevel: opts.logLevel || route.context.findLogLevel() || '' }
   for (const name of LISTED_REQUEST_HOOKS) {
     const list = route.context.routeHooks(name)
     const own = opts[name]
@@ -381,11 +384,23 @@ function prettyMeta (entry) {
     if (name === 'onSend' && route.autoHead) list.push(headRouteOnSendHandler)
     if (list.length > 0) meta[name] = list
   }
-  meta.errorHandler = route.errorHandler
-  for (const key of ['config', 'schema', 'constraints', 'logLevel', 'bodyLimit']) {
+  if (route.app.fastifyReplies) return meta
+  for (const key of ['config', 'schema', 'constraints', 'bodyLimit']) {
     if (opts[key] !== undefined) meta[key] = opts[key]
   }
   return meta
+}
+
+/**
+ * The route's error handler as Fastify shows it: one set with
+ * setErrorHandler() by the name of the bound function Fastify keeps
+ * ("bound name()"), the route's own option and the default by their own.
+ * @param {Route} route
+ */
+function shownErrorHandler (route) {
+  const fn = route.errorHandler
+  if (fn === defaultErrorHandler || fn === route.options.errorHandler) return fn
+  return { toJSON: () => `bound ${fn.name}()` }
 }
 
 /** @param {Record<string, unknown>} c  the constraints as a key (a RegExp by its source) */
