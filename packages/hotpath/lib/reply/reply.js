@@ -149,6 +149,9 @@ export class Reply {
   getHeader (name) {
     const key = lowerCaseName(name)
     const own = key === 'content-type' ? this._contentType ?? undefined : this._headers === null ? undefined : this._headers[key]
+    // the length hotpath measured is a number, the engines' to write;
+    // read back, it is the string Fastify's reply holds
+    if (typeof own === 'number' && key === 'content-length') return String(own)
     if (own !== undefined || this._raw === null) return own
     return this._raw.getHeader(key)
   }
@@ -199,6 +202,7 @@ export class Reply {
     /** @type {Record<string, string | number | string[]>} */
     const out = this._raw === null ? { ...this._headers } : { ...this._raw.getHeaders(), ...this._headers }
     if (this._contentType !== null) out['content-type'] = this._contentType
+    if (typeof out['content-length'] === 'number') out['content-length'] = String(out['content-length'])
     return out
   }
 

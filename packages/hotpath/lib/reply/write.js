@@ -142,8 +142,10 @@ function noop () {}
 function buildHeaders (reply, type, body, length) {
   const h = reply._headers
   if (h === null) {
-    if (body === null) return type === null ? {} : { 'content-type': type }
-    return type === null ? { 'content-length': length } : { 'content-type': type, 'content-length': length }
+    // kept as the reply's: an onResponse hook reads the Content-Length
+    // sent (reply.getHeader()), as on Fastify
+    if (body === null) return (reply._headers = type === null ? {} : { 'content-type': type })
+    return (reply._headers = type === null ? { 'content-length': length } : { 'content-type': type, 'content-length': length })
   }
   if (type !== null) h['content-type'] = type
   if (body !== null) h['content-length'] = length

@@ -164,13 +164,19 @@ export class CompatResponse extends ServerResponse {
     const core = this.coreHeaders
     // the core's win over those set here, as in the response written
     if (core !== null) {
-      const value = core[lowerCaseName(String(name))]
-      if (value !== undefined) return value
+      const key = lowerCaseName(String(name))
+      const value = core[key]
+      if (value !== undefined) return typeof value === 'number' && key === 'content-length' ? String(value) : value
     }
     return super.getHeader(name)
   }
 
-  getHeaders () { return Object.assign(super.getHeaders(), this.coreHeaders) }
+  getHeaders () {
+    const all = Object.assign(super.getHeaders(), this.coreHeaders)
+    // the length the core measured, as the string Fastify sets
+    if (typeof all['content-length'] === 'number') all['content-length'] = String(all['content-length'])
+    return all
+  }
 
   getHeaderNames () { return Object.keys(this.getHeaders()) }
 

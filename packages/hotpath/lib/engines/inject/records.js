@@ -228,6 +228,10 @@ export class InjectResponse {
     this.endArg = null
     /** the reply is on its way through a middleware's writeHead/write/end */
     this.throughCompat = false
+    /** headersOf() added the Date and Connection a socket's head carries, which node's object does not hold */
+    this.headAdded = false
+    /** @type {InjectResult | null} the result, once the response finished */
+    this.answer = null
   }
 
   // ── ResponseHandle (../engine.js) ─────────────────────────────────────
@@ -331,9 +335,10 @@ export class InjectResponse {
     // the objects wire gives connect middleware, on a socket-less record
     if (this.compatRes === null) {
       const cres = this.compatRes = new CompatResponse(/** @type {any} */ (this), new CompatRequest(/** @type {any} */ (this.req), owner))
-      // made once the response is written: it finishes now, its 'finish'
+      // made once the response is written: it shows that answer, as
+      // light-my-request's object does, and finishes now, its 'finish'
       // and 'close' on the next tick (as on wire)
-      if (this.finished) finishCompat(cres, null)
+      if (this.finished) this.showAnswer(cres)
     } else if (requestOf(this.compatRes)._hotpath === UNOWNED) {
       adoptRequest(requestOf(this.compatRes), owner)
     }
@@ -367,6 +372,7 @@ export class InjectResponse {
         ? this.result(status, all, null, trailers, Readable.from(payload.length > 0 ? [payload] : [], { objectMode: false }))
         : this.result(status, all, payload, trailers, null)
     }
+    this.answer = result
     const listener = this.endListener
     if (listener !== null) {
       const arg = this.endArg
@@ -412,6 +418,7 @@ export class InjectResponse {
     }
     // what a socket engine adds to every response, as light-my-request's
     // responses (node's ServerResponse) carry them
+    this.headAdded = !('date' in all) || !('connection' in all)
     if (!('date' in all)) all.date = new Date().toUTCString()
     if (!('connection' in all)) all.connection = 'keep-alive'
     return all
@@ -451,6 +458,20 @@ export class InjectResponse {
   }
 
   /**
+   * A compat response made after the answer shows it, as node's object
+   * shows a response it wrote: its status and phrase, and the headers set
+   * on it, not the Date and Connection node adds to the head alone.
+   * @param {CompatResponse} cres
+   */
+  showAnswer (cres) {
+    const answer = /** @type {InjectResult} */ (this.answer)
+    cres.statusCode = answer.statusCode
+    cres.statusMessage = answer.statusMessage
+    cres.coreHeaders = this.headAdded ? setHeadersOf(answer.headers) : answer.headers
+    finishCompat(cres, null)
+  }
+
+  /**
    * node:http's request and response for this exchange, as
    * light-my-request's `raw`: the compat objects (../compat/), made now
    * if nothing asked for them during the request, showing the answer.
@@ -461,9 +482,11 @@ export class InjectResponse {
     if (this.rawPair !== null) return this.rawPair
     const made = this.compatRes === null
     const cres = this.compat(UNOWNED)
-    if (made) {
+    // (payloadAsStream: asked for with the head, before the body finished)
+    if (made && !this.finished) {
       cres.statusCode = status
-      cres.coreHeaders = headers
+      cres.statusMessage = reasonPhrase(status)
+      cres.coreHeaders = this.headAdded ? setHeadersOf(headers) : headers
       finishCompat(cres, null)
     }
     // light-my-request's payloadAsStream result has the response alone
@@ -483,6 +506,17 @@ export class InjectResponse {
       live.destroy(err)
     }
   }
+}
+
+/**
+ * The headers of a result less the Date and Connection a socket engine adds.
+ * @param {Record<string, any>} headers
+ */
+function setHeadersOf (headers) {
+  const out = { ...headers }
+  delete out.date
+  delete out.connection
+  return out
 }
 
 /**

@@ -61,6 +61,11 @@ function respond (statusCode, headers, body) {
   if (body !== null && headers['content-length'] === undefined) {
     headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
   }
+  // Once a header was set on the object itself, writeHead keeps every one
+  // in its table, where code reads them back (getHeader() at 'finish'): the
+  // length as the string Fastify sets. Without, node writes the head from
+  // the object and keeps none.
+  if (/** @type {any} */ (this)[kOutHeaders] !== null && typeof headers['content-length'] === 'number') headers['content-length'] = String(headers['content-length'])
   // One writeHead with every header, then one end(): node:http joins the
   // head and a body given to end() into a single socket write.
   try {
