@@ -101,14 +101,20 @@ export function fastify (options = {}) {
 /**
  * Fastify's validator coerces a body to its schema's types as it does the
  * params, query and headers (hotpath's leaves JSON's types alone): its
- * coerceTypes, unless the app's ajv options set their own.
+ * coerceTypes; and it keeps ajv's strict mode (hotpath's turns it off), so
+ * a schema with a keyword or format ajv does not know fails ready(), as on
+ * Fastify, and every schema compiles then; unless the app's ajv options
+ * set their own.
  * @param {any} ajv  the app's `ajv` option
  */
 function fastifyAjv (ajv) {
-  if (ajv === undefined || ajv === null) return { customOptions: { coerceTypes: 'array' } }
+  if (ajv === undefined || ajv === null) return { customOptions: FASTIFY_AJV }
   if (typeof ajv !== 'object') return ajv
-  return { ...ajv, customOptions: { coerceTypes: 'array', ...ajv.customOptions } }
+  return { ...ajv, customOptions: { ...FASTIFY_AJV, ...ajv.customOptions } }
 }
+
+/** `strict` unset: ajv's own defaults (strictSchema and strictNumbers on, strictTypes logged), as Fastify's compiler leaves them */
+const FASTIFY_AJV = Object.freeze({ coerceTypes: 'array', strict: undefined })
 
 // CommonJS: require('hotpath/fastify') returns the factory itself, with
 // .fastify and .default on it, as require('fastify') does; most Fastify

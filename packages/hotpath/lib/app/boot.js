@@ -445,4 +445,9 @@ export async function doClose (core) {
   // runs before that of the plugins it depends on, which were added first.
   const onClose = core.appHooks.onClose
   for (let i = onClose.length - 1; i >= 0; i--) await onClose[i]()
+  // settled on a later tick, as Fastify's close() (its boot goes through
+  // process.nextTick), never within the caller's microtasks: what the
+  // caller queued meanwhile runs first (a test runner's subtests, queued
+  // in a ready() callback, the app's close() in the parent's after hook)
+  await afterNextTick()
 }
