@@ -55,7 +55,8 @@ export function route (app, options) {
   // route's or its plugin's ('' for none) and `attachValidation` false
   // unless set
   /** @type {Record<string, any>} */
-  const routeOptions = { ...options, method: methods.length === 1 ? methods[0] : methods, url: '', path: '', routePath: '', prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
+  // (a list stays a list, of one method too, as Fastify keeps it)
+  const routeOptions = { ...options, method: Array.isArray(options.method) ? methods : methods[0], url: '', path: '', routePath: '', prefix, logLevel: options.logLevel || ctx.findLogLevel() || '', attachValidation: options.attachValidation ?? false }
   // A GET route answers HEAD through a HEAD route of its own, made from the
   // options as declared and passed through the onRoute hooks on its own,
   // as Fastify's exposeHeadRoute makes it (an API description lists it, a

@@ -224,7 +224,10 @@ export class Request {
    * url and method added, as in Fastify).
    */
   get routeOptions () {
-    return this.route.requestOptions
+    const options = this.route.requestOptions
+    // the version asked for, as Fastify reports it, once a route is
+    // constrained by version (a copy then; the route's object otherwise)
+    return this.route.app.routes.hasConstraintStrategy('version') ? { ...options, version: this.headers['accept-version'] } : options
   }
 
   /**

@@ -223,7 +223,24 @@ export class Route {
     // always an object and names the route's url and method; the url the
     // route was declared at, not the last path its options object took
     this.handlerTimeout = opts.handlerTimeout ?? this.app.handlerTimeout
-    this.requestOptions = { ...opts, url: this.url, bodyLimit: this.bodyLimit, handlerTimeout: this.handlerTimeout, exposeHeadRoute: opts.exposeHeadRoute ?? this.app.exposeHeadRoutes, prefixTrailingSlash: opts.prefixTrailingSlash || 'both', config: { ...opts.config, url: this.url, method: opts.method } }
+    // (Fastify's keys, in its order; `version` is the request's
+    // Accept-Version once a route is constrained by version, see
+    // Request#routeOptions)
+    this.requestOptions = {
+      method: opts.method,
+      url: this.url,
+      bodyLimit: this.bodyLimit,
+      handlerTimeout: this.handlerTimeout,
+      attachValidation: opts.attachValidation,
+      logLevel: opts.logLevel,
+      exposeHeadRoute: opts.exposeHeadRoute ?? this.app.exposeHeadRoutes,
+      prefixTrailingSlash: opts.prefixTrailingSlash || 'both',
+      // bound to the route's instance, as Fastify keeps it
+      handler: typeof opts.handler === 'function' ? opts.handler.bind(this.instance) : opts.handler,
+      config: { ...opts.config, url: this.url, method: opts.method },
+      schema: opts.schema,
+      version: undefined
+    }
     ctx.buildClasses()
     this.replySerializer = /** @type {any} */ (ctx.findUp('replySerializer'))
     this.Request = /** @type {any} */ (ctx.Request)

@@ -152,3 +152,31 @@ test('request.routeOptions has every field Fastify gives it, with the same value
   assert.equal(plain.exposeHeadRoute, true)
   assert.equal(plain.prefixTrailingSlash, 'both')
 })
+
+test('request.routeOptions has Fastify\'s keys and no others; a method list stays a list; version is the request\'s Accept-Version once a route is versioned, beside Fastify', async () => {
+  const { besideFastify } = await import('../helpers/beside-fastify.js')
+  /** @param {any} r */
+  const shape = (r) => ({ keys: Object.keys(r).sort(), method: r.method, version: r.version ?? null, schema: r.schema ?? null, handler: typeof r.handler })
+  /** @param {any} app */
+  const build = (app) => {
+    app.route({ method: ['pOSt'], url: '/list', bodyLimit: 1000, handler: (/** @type {any} */ req) => shape(req.routeOptions) })
+    app.get('/schema', { schema: { querystring: { type: 'object' } }, preHandler: (/** @type {any} */ req, /** @type {any} */ reply, /** @type {any} */ done) => done() }, (/** @type {any} */ req) => shape(req.routeOptions))
+    app.get('/v', { constraints: { version: '1.2.0' } }, (/** @type {any} */ req) => shape(req.routeOptions))
+    app.get('/unversioned', (/** @type {any} */ req) => shape(req.routeOptions))
+  }
+  const asks = [
+    { method: 'POST', url: '/list', headers: { 'content-type': 'application/json' }, payload: '[]' },
+    '/schema',
+    { url: '/v', headers: { 'accept-version': '1.2.0' } },
+    { url: '/unversioned', headers: { 'accept-version': '1.x' } }
+  ]
+  const answers = await besideFastify(build, asks)
+  for (const { what, fastify, hotpath } of answers) {
+    assert.equal(hotpath.statusCode, fastify.statusCode, what)
+    assert.deepEqual(JSON.parse(hotpath.body), JSON.parse(fastify.body), what)
+  }
+  const [list, , versioned] = answers.map((a) => JSON.parse(a.fastify.body))
+  assert.deepEqual(list.method, ['POST'])
+  assert.equal(versioned.version, '1.2.0')
+  assert.deepEqual(list.keys, ['attachValidation', 'bodyLimit', 'config', 'exposeHeadRoute', 'handler', 'handlerTimeout', 'logLevel', 'method', 'prefixTrailingSlash', 'schema', 'url', 'version'])
+})
