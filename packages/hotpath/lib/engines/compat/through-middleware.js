@@ -73,11 +73,30 @@ function answeredPast (res, cres, statusCode, headers) {
   cres.coreHeaders = headers
   // the headers set on it go out with the core's (its own win), from
   // node's table, as writeHead merges them on node:http
-  res.extraHeaders = /** @type {any} */ (cres)[kOutHeaders]
+  if (cres.engineHead === null) {
+    res.extraHeaders = /** @type {any} */ (cres)[kOutHeaders]
+  } else {
+    // the app wrote the head itself (reply.raw.writeHead): it stands, as
+    // node:http sends it and Fastify pipes a stream into it; of the core's
+    // fields only the body's length goes with it
+    for (const name of Object.keys(headers)) if (name !== 'content-length') delete headers[name]
+    res.extraHeaders = tableOf(cres.engineHead)
+  }
   // node's sign that the head is made: headersSent, and a later
   // setHeader or writeHead refused, whatever the object's prototype now
   const outgoing = /** @type {import('./response.js').Outgoing} */ (cres)
   if (!outgoing._header) outgoing._header = ANSWERED_PAST
+}
+
+/**
+ * A head's fields as node's header table (lower-case name → [name, value]).
+ * @param {Record<string, any>} fields
+ */
+function tableOf (fields) {
+  /** @type {Record<string, [string, any]>} */
+  const table = {}
+  for (const name of Object.keys(fields)) table[name] = [name, fields[name]]
+  return table
 }
 
 /** node:http's `_header` is the head as written; only its truth is read */

@@ -187,6 +187,13 @@ export function defineH2Response (http2) {
      * @param {string | Buffer | null} body
      */
     respond (statusCode, headers, body) {
+      if (this.headersSent) {
+        // the app wrote the head itself (reply.raw.writeHead): it stands,
+        // and the body follows it
+        keepEndContext(this)
+        this.end(this.req.method === 'HEAD' ? undefined : body ?? undefined)
+        return
+      }
       const close = dropConnectionFields(headers)
       body = framedBody(this.req.method, statusCode, headers, body)
       // node:http2 checks names and values in writeHead, and throws with
@@ -208,6 +215,12 @@ export function defineH2Response (http2) {
      * @param {import('../engine.js').TrailerSource | null} [trailers]
      */
     respondStream (statusCode, headers, stream, done, trailers = null) {
+      if (this.headersSent) {
+        // the app wrote the head itself: the stream is its body
+        this.writing = true
+        new StreamWriter(/** @type {any} */ (this), statusCode, null, stream, (err) => writerDone(this, done, err), null)
+        return
+      }
       const close = dropConnectionFields(headers)
       checkHeaders(headers)
       if (close && !this.req.complete) closeAfterAnswer(this)

@@ -57,6 +57,12 @@ export class NodeResponse extends http.ServerResponse {
  * @this {NodeResponse}
  */
 function respond (statusCode, headers, body) {
+  // The app wrote the head itself (reply.raw.writeHead, flushHeaders): it
+  // stands, as node:http sends it, and the body follows it
+  if (/** @type {any} */ (this)._header) {
+    this.end(body)
+    return
+  }
   if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
   if (body !== null && headers['content-length'] === undefined) {
     headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
@@ -104,6 +110,12 @@ function respond (statusCode, headers, body) {
  * @this {NodeResponse}
  */
 function respondStream (statusCode, headers, stream, done, trailers = null) {
+  if (/** @type {any} */ (this)._header) {
+    // the head the app wrote stands (as Fastify pipes into it): the body
+    // follows it, framed as that head says
+    new StreamWriter(this, statusCode, null, stream, done, null)
+    return
+  }
   if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
   // The head is written on the stream's first byte, in an event
   // listener where a throw would end the process: refuse a bad header
@@ -224,7 +236,7 @@ export class StreamWriter {
   /**
    * @param {import('node:http').ServerResponse} res
    * @param {number} statusCode
-   * @param {import('../engine.js').OutgoingHeaders} headers
+   * @param {import('../engine.js').OutgoingHeaders | null} headers  null: the head is written already
    * @param {import('node:stream').Readable} stream
    * @param {(err: Error | null) => void} done
    * @param {import('../engine.js').TrailerSource | null} trailers
@@ -251,7 +263,8 @@ export class StreamWriter {
     this.stream.removeListener('error', this.onEarlyError)
     this.res.removeListener('close', this.onEarlyClose)
     try {
-      this.res.writeHead(this.statusCode, this.headers)
+      // (null: the app wrote the head already)
+      if (this.headers !== null) this.res.writeHead(this.statusCode, this.headers)
     } catch (err) {
       // a head node:http refuses only now: nothing was sent, so the error
       // handler answers instead (a throw here would end the process)
@@ -269,7 +282,7 @@ export class StreamWriter {
       if (err && !this.res.writableFinished) this.res.destroy(err)
       this.done(err ?? null)
     }
-    const declared = this.headers['content-length']
+    const declared = this.headers === null ? undefined : this.headers['content-length']
     const stage = this.trailers !== null
       ? trailerStage(this.res, this.trailers)
       : declared === undefined ? null : lengthGuard(Number(declared))
