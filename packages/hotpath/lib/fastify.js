@@ -70,6 +70,20 @@ function fastifyFalsyDefaults (options) {
 }
 
 /**
+ * Fastify 5.12 trusts no X-Forwarded-* header under a hop count
+ * (`trustProxy: 1`): a count cannot tell a proxy from a client that sent
+ * enough hops itself, so it fails closed, and so does this entry (the
+ * address, host and scheme are the connection's). hotpath's own entry
+ * keeps the hop count (docs/migrating-from-fastify.md).
+ * @param {Record<string, any>} options
+ */
+function fastifyTrust (options) {
+  return typeof options.trustProxy === 'number' ? { trustProxy: trustNoPeer } : {}
+}
+
+function trustNoPeer () { return false }
+
+/**
  * Creates an app, as fastify(options) does.
  * @param {Record<string, any>} [options]
  */
@@ -82,7 +96,7 @@ export function fastify (options = {}) {
   // the options as given, before the router marks the constraint
   // strategies it is handed, as Fastify copies them
   const given = copyOptions(options)
-  const app = hotpath({ ...defaults, ...options, ...fastifyFalsyDefaults(options), ajv: fastifyAjv(options?.ajv) })
+  const app = hotpath({ ...defaults, ...options, ...fastifyFalsyDefaults(options), ...fastifyTrust(options), ajv: fastifyAjv(options?.ajv) })
   // Fastify's initialConfig: its options as given, its defaults, and
   // hotpath's own settings readable by name but not listed
   // (app/initial-config.js)
