@@ -124,6 +124,7 @@ export const ERRORS = {
   HP_ERR_BAD_TRAILER_NAME: { status: 500, message: "'%s' may not be sent as a trailer field" },
   HP_ERR_BAD_TRAILER_VALUE: { status: 500, message: "The trailer '%s' takes a function that computes its value, got %s" },
   HP_ERR_REP_ALREADY_SENT: { status: 500, message: "The reply to '%s' (%s) was already sent; a second send() was ignored" },
+  HP_ERR_SEND_INSIDE_ONERR: { status: 500, message: 'reply.send() cannot be called in an onError hook: the hook observes the error, the error handler answers it' },
   HP_ERR_PLUGIN_DEPENDENCY: { status: 500, message: "The dependency '%s' of plugin '%s' is not registered" },
   HP_ERR_PLUGIN_VERSION_MISMATCH: { status: 500, message: "Plugin '%s' expects Fastify '%s'; hotpath follows Fastify %s" },
 }
@@ -223,6 +224,7 @@ export const FASTIFY_ERRORS = {
   HP_ERR_ROUTE_OPTIONS_NOT_OBJ: { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ', message: 'Options for "%s:%s" route must be an object' },
   HP_ERR_ROUTE_DUPLICATED_HANDLER: { code: 'FST_ERR_ROUTE_DUPLICATED_HANDLER', message: 'Duplicate handler for "%s:%s" route is not allowed!' },
   HP_ERR_REP_ALREADY_SENT: { code: 'FST_ERR_REP_ALREADY_SENT', message: 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?' },
+  HP_ERR_SEND_INSIDE_ONERR: { code: 'FST_ERR_SEND_INSIDE_ONERR', message: 'You cannot use `send` inside the `onError` hook' },
 }
 
 /**

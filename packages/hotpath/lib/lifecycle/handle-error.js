@@ -60,8 +60,14 @@ export function handleError (reply, error) {
   // else an error status set before the failure, else 500); Fastify's see
   // the reply's as it was, and its default handler sets it
   if (!app.fastifyErrors) reply.statusCode = errorStatus(reply, err)
-  if (route.onError !== null) runHooks(reply, route.onError, 0, callErrorHandler, onErrorHookFailed)
-  else callErrorHandler(reply)
+  if (route.onError !== null) {
+    // errorFormat 'fastify': send() there throws, as in Fastify (hotpath's
+    // own hooks may answer: lifecycle-and-hooks.md)
+    reply._inOnError = app.fastifyErrors
+    runHooks(reply, route.onError, 0, callErrorHandler, onErrorHookFailed)
+  } else {
+    callErrorHandler(reply)
+  }
 }
 
 /**
@@ -72,6 +78,7 @@ export function handleError (reply, error) {
  * @param {unknown} err
  */
 function onErrorHookFailed (reply, err) {
+  reply._inOnError = false
   if (reply._done) return
   reply.request.log.error({ err }, 'an onError hook failed')
   callErrorHandler(reply)
@@ -126,6 +133,7 @@ export function headRefused (reply, err) {
   reply._errorHandlerIndex = route.errorHandlers.length + 1
   reply._error = err
   reply._sent = false
+  reply._inOnError = true
   runHooks(reply, route.onError, 0, writeRefused, writeRefused)
 }
 
@@ -134,6 +142,7 @@ export function headRefused (reply, err) {
  * @param {Reply} reply
  */
 function writeRefused (reply) {
+  reply._inOnError = false
   writeRefusedHead(reply, reply._error)
 }
 
@@ -157,6 +166,7 @@ export function stageFailed (reply, err) {
  * @param {Reply} reply
  */
 function callErrorHandler (reply) {
+  reply._inOnError = false
   const handler = reply.route.errorHandlers[reply._errorHandlerIndex++]
   let r
   try {

@@ -36,6 +36,8 @@ export class Reply {
     this._contentType = null
     this._done = false
     this._erroring = false
+    /** the onError hooks are running: send() is refused there, as in Fastify */
+    this._inOnError = false
     /** @type {unknown} the error being answered */
     this._error = null
     /** the next of the route's error handlers (route.errorHandlers) to call */

@@ -15,6 +15,8 @@ import { writeReply } from './write.js'
  * @param {unknown} payload
  */
 export function sendPayload (reply, payload) {
+  // an onError hook observes the error; the error handler answers it
+  if (reply._inOnError) throw reply.route.app.error('HP_ERR_SEND_INSIDE_ONERR')
   if (reply._sent) {
     if (!reply._aborted) {
       const req = reply.request
