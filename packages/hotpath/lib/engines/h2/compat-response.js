@@ -191,7 +191,8 @@ export function defineH2Response (http2) {
         // the app wrote the head itself (reply.raw.writeHead): it stands,
         // and the body follows it
         keepEndContext(this)
-        this.end(this.req.method === 'HEAD' ? undefined : body ?? undefined)
+        if (body === null || this.req.method === 'HEAD') this.end()
+        else this.end(body)
         return
       }
       const close = dropConnectionFields(headers)
