@@ -4,6 +4,7 @@
 // each pair of answers handed back for the test to compare.
 import { createRequire } from 'node:module'
 import hotpathFastify from '../../lib/fastify.js'
+import assert from 'node:assert/strict'
 import { httpRequest } from './engines.js'
 
 const require = createRequire(import.meta.url)
@@ -42,6 +43,20 @@ export async function besideFastify (build, requests, opts = {}) {
     }
   }
   return out
+}
+
+/**
+ * Asserts that hotpath answered each request as Fastify did: status, body
+ * and the headers named.
+ * @param {Array<{ what: string, fastify: Answer, hotpath: Answer }>} answers
+ * @param {string[]} headers
+ */
+export function assertSameAnswers (answers, headers) {
+  for (const { what, fastify, hotpath } of answers) {
+    assert.equal(hotpath.statusCode, fastify.statusCode, what)
+    for (const name of headers) assert.equal(hotpath.headers[name], fastify.headers[name], `${what}: ${name}`)
+    assert.equal(hotpath.body, fastify.body, what)
+  }
 }
 
 /**
