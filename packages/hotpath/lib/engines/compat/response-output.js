@@ -2,10 +2,12 @@
 // compat response (./response.js): node keeps a response's output in
 // `outputData` while no socket is its own and reports each part through
 // `_onPendingData`; here the parts go to the engine's record: the whole
-// response at once (respond(), with its Content-Length) when end() came in
-// the turn they were written, else a stream (respondStream()), with
-// backpressure. Then node's callbacks, its 'finish', and 'close', once the
-// engine reports the response written (finishCompat).
+// response at once (respond(), with its Content-Length) when node made the
+// head with a length (end(body) with no head before it), else a stream
+// (respondStream()), with backpressure, framed as node frames it: chunked
+// after a head without a length (writeHead(), or a write(), before end()).
+// Then node's callbacks, its 'finish', and 'close', once the engine
+// reports the response written (finishCompat).
 import { Readable } from 'node:stream'
 import { kNeedDrain, kWritableFinished } from './node-state.js'
 
@@ -44,11 +46,11 @@ function flushOutput (cres) {
     moveOutput(cres)
     return
   }
-  if (!cres.finished && !cres.announcesTrailers && !cres.headFlushed) {
-    // Parts written without end(): held to the end of this turn, so that
-    // a body written in parts and ended soon after (compression's output,
-    // write() then end() in a callback) still goes out whole with its
-    // length. What comes later, or past 64 KiB, is streamed.
+  if (!cres.finished && !cres.announcesTrailers && !cres.headFlushed && !cres.framedChunked) {
+    // Parts written without end() under a head that has a length
+    // (setHeader('content-length') before the first write): held to the
+    // end of this turn, so that they go out whole, in one write. What
+    // comes later, or past 64 KiB, is streamed.
     if (cres.outputSize < HELD_LIMIT) {
       if (cres.flushState !== 2) {
         cres.flushState = 2
@@ -59,7 +61,7 @@ function flushOutput (cres) {
   }
   // (a head flushed is out before the end: the body is streamed, as
   // node's is then)
-  if (cres.finished && !cres.announcesTrailers && !cres.headFlushed) respondWhole(cres)
+  if (cres.finished && !cres.announcesTrailers && !cres.headFlushed && !cres.framedChunked) respondWhole(cres)
   else openOutlet(cres)
 }
 
@@ -70,7 +72,7 @@ function flushOutput (cres) {
 function openHeld (cres) {
   cres.flushState = 0
   if (cres.outlet !== null || cres.ended || cres.destroyed) return
-  if (cres.finished && !cres.announcesTrailers) respondWhole(cres)
+  if (cres.finished && !cres.announcesTrailers && !cres.framedChunked) respondWhole(cres)
   else openOutlet(cres)
 }
 

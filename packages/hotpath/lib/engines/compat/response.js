@@ -98,6 +98,8 @@ export class CompatResponse extends ServerResponse {
     this.engineHead = null
     /** the head announces trailers (a Trailer field): the body is streamed, the trailers after it */
     this.announcesTrailers = false
+    /** node made a head without a length (writeHead, or a write, before end()): the body goes chunked, as node sends it */
+    this.framedChunked = false
     /** the head left outputData: what comes after it is body */
     this.headTaken = false
     /** 0 nothing queued, 1 a flush is queued for this tick, 2 parts are held to the end of the turn */
@@ -272,6 +274,7 @@ function storeHeader (firstLine, headers) {
   const fields = headerRecord(this, headers)
   this.engineHead = fields
   this.announcesTrailers = this.chunkedEncoding === true && fields.trailer !== undefined
+  this.framedChunked = this.chunkedEncoding === true
   this.chunkedEncoding = false
 }
 
