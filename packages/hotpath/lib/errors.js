@@ -214,6 +214,7 @@ export const FASTIFY_ERRORS = {
   HP_ERR_ROUTE_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot add route!' },
   HP_ERR_HOOK_AFTER_READY: { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "%s"!' },
   HP_ERR_HOOK_WHILE_READY: { code: 'AVV_ERR_ROOT_PLG_BOOTED', message: 'Root plugin has already booted' },
+  HP_ERR_REGISTER_AFTER_READY: { code: 'AVV_ERR_ROOT_PLG_BOOTED', message: 'Root plugin has already booted' },
   HP_ERR_HOOK_REJECTED_EMPTY: { code: 'FST_ERR_SEND_UNDEFINED_ERR', message: 'Undefined error has occurred' },
   HP_ERR_PARSER_AFTER_READY: { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED', message: 'Cannot call "%s" when fastify instance is already started!' },
   HP_ERR_LOGGER_CONFIG: { code: 'FST_ERR_LOG_INVALID_LOGGER_CONFIG', message: 'logger options only accepts a configuration object.' },

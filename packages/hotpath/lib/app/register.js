@@ -16,7 +16,7 @@ import { printLoadTree } from './plugin-meta.js'
  * @param {Record<string, any> | ((instance: any) => Record<string, any>)} opts
  */
 export function register (app, fn, opts) {
-  if (app._core.locked) throw createError('HP_ERR_REGISTER_AFTER_READY')
+  if (app._core.locked) throw app._core.error('HP_ERR_REGISTER_AFTER_READY')
   const given = /** @type {any} */ (fn)
   // a promise (an import()) is checked when it has settled, at load
   const thenable = given !== null && typeof given === 'object' && typeof given.then === 'function'
