@@ -227,7 +227,7 @@ export class Request {
     const options = this.route.requestOptions
     // the version asked for, as Fastify reports it, once a route is
     // constrained by version (a copy then; the route's object otherwise)
-    return this.route.app.routes.hasConstraintStrategy('version') ? { ...options, version: this.headers['accept-version'] } : options
+    return this.route.app.routes.versioned ? { ...options, version: this.headers['accept-version'] } : options
   }
 
   /**

@@ -91,6 +91,8 @@ export class RouteTable {
     this.constrained = false
     /** some constraint in use is derived asynchronously: the lookup waits for it (set at ready()) */
     this.asyncConstrained = false
+    /** a route is constrained by version (set at ready()): request.routeOptions.version is the request's Accept-Version */
+    this.versioned = false
     /** paths with a constrained route: they never go into the exact-path Map @type {Set<string>} */
     this.constrainedPaths = new Set()
   }
@@ -192,6 +194,7 @@ export class RouteTable {
     const constrainer = this.constrainer
     this.constrained = constrainer.strategiesInUse.size > 0 || constrainer.asyncStrategiesInUse.size > 0
     this.asyncConstrained = constrainer.asyncStrategiesInUse.size > 0
+    this.versioned = router.hasConstraintStrategy('version')
     // A strategy that must match when derived (mustMatchWhenDerived) turns
     // away a request that carries its value from routes that do not declare
     // it: no path can skip the router then.

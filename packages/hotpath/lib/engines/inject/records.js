@@ -338,7 +338,10 @@ export class InjectResponse {
       // made once the response is written: it shows that answer, as
       // light-my-request's object does, and finishes now, its 'finish'
       // and 'close' on the next tick (as on wire)
-      if (this.finished) this.showAnswer(cres)
+      if (this.finished) {
+        const answer = /** @type {InjectResult} */ (this.answer)
+        this.showAnswer(cres, answer.statusCode, answer.headers)
+      }
     } else if (requestOf(this.compatRes)._hotpath === UNOWNED) {
       adoptRequest(requestOf(this.compatRes), owner)
     }
@@ -458,16 +461,18 @@ export class InjectResponse {
   }
 
   /**
-   * A compat response made after the answer shows it, as node's object
-   * shows a response it wrote: its status and phrase, and the headers set
-   * on it, not the Date and Connection node adds to the head alone.
+   * A compat response made once the answer is known shows it, as node's
+   * object shows a response it wrote: its status and phrase, and the
+   * headers set on it, not the Date and Connection node adds to the head
+   * alone; then it finishes.
    * @param {CompatResponse} cres
+   * @param {number} status
+   * @param {Record<string, any>} headers  the result's
    */
-  showAnswer (cres) {
-    const answer = /** @type {InjectResult} */ (this.answer)
-    cres.statusCode = answer.statusCode
-    cres.statusMessage = answer.statusMessage
-    cres.coreHeaders = this.headAdded ? setHeadersOf(answer.headers) : answer.headers
+  showAnswer (cres, status, headers) {
+    cres.statusCode = status
+    cres.statusMessage = reasonPhrase(status)
+    cres.coreHeaders = this.headAdded ? setHeadersOf(headers) : headers
     finishCompat(cres, null)
   }
 
@@ -483,12 +488,7 @@ export class InjectResponse {
     const made = this.compatRes === null
     const cres = this.compat(UNOWNED)
     // (payloadAsStream: asked for with the head, before the body finished)
-    if (made && !this.finished) {
-      cres.statusCode = status
-      cres.statusMessage = reasonPhrase(status)
-      cres.coreHeaders = this.headAdded ? setHeadersOf(headers) : headers
-      finishCompat(cres, null)
-    }
+    if (made && !this.finished) this.showAnswer(cres, status, headers)
     // light-my-request's payloadAsStream result has the response alone
     this.rawPair = this.asStream ? { req: undefined, res: cres } : { req: cres.req, res: cres }
     return this.rawPair
