@@ -97,7 +97,7 @@ export class Connection {
     this.since = engine.clock
     this.headStarted = false
     this.reqStart = 0
-    /** @type {string | null} a rejection waiting for earlier responses */
+    /** @type {string | Buffer | null} a rejection waiting for earlier responses */
     this.pendingError = null
     /** ms the socket is drained after we half-close it (P_LINGER) */
     this.linger = LINGER_MS

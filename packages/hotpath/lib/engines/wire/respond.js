@@ -6,7 +6,7 @@
 // 304 (RFC 9110 §6.4.1, §9.3.2). Responses go out in request order through
 // ./response-queue.js.
 import { errorAnswer } from '../../reply/error-body.js'
-import { headerLines, headInfo, statusLine, compatStatusLine, lineNotAscii, statusHasNoBody, lengthLine, CLOSE_LINES } from './writer.js'
+import { headerLines, headInfo, statusLine, compatStatusLine, statusHasNoBody, lengthLine, CLOSE_LINES } from './writer.js'
 import { send } from './output.js'
 import { prepareClose, emitComplete, advance, finished } from './response-queue.js'
 import { endSource } from '../source.js'
@@ -30,7 +30,6 @@ export function write (conn, res, status, headers, body, known = -1) {
   prepareClose(conn, res)
   const line = res.compatRes === null ? statusLine(status) : compatStatusLine(status, res.compatRes)
   let head = line + headerLines(headers, res.extraHeaders)
-  if (res.compatRes !== null && lineNotAscii(line)) headInfo.ascii = false
   if (headInfo.close) res.closeAfter = true
   const noBody = statusHasNoBody(status)
   let length = body === null ? 0 : known >= 0 ? known : typeof body === 'string' ? Buffer.byteLength(body) : body.length
@@ -48,12 +47,27 @@ export function write (conn, res, status, headers, body, known = -1) {
   let data = head
   /** @type {Buffer | null} */
   let data2 = null
-  if (!headInfo.ascii) data = Buffer.from(head, 'latin1')
   if (body !== null && !noBody && req.method !== 'HEAD' && length > 0) {
-    if (typeof body === 'string' && typeof data === 'string') data = head + body
-    else data2 = typeof body === 'string' ? Buffer.from(body) : body
+    // A string goes out as latin1 (./output.js): a body in ASCII (its UTF-8
+    // length its length) joins the head; any other follows the head's
+    // bytes as UTF-8 in one buffer, one write as well
+    if (typeof body !== 'string') data2 = body
+    else if (length === body.length) data = head + body
+    else data = headThenUtf8(head, body, length)
   }
   emitComplete(conn, res, data, data2)
+}
+
+/**
+ * @param {string} head  one byte a character
+ * @param {string} body
+ * @param {number} length  the body's UTF-8 length
+ */
+function headThenUtf8 (head, body, length) {
+  const bytes = Buffer.allocUnsafe(head.length + length)
+  bytes.write(head, 0, 'latin1')
+  bytes.write(body, head.length, 'utf8')
+  return bytes
 }
 
 /**
@@ -105,7 +119,7 @@ function dropStream (conn, res) {
 export function writeEarlyHints (conn, res, hints) {
   if (res.state !== 0 || res.headersSent || conn.detached || conn.closedWrite || conn.queue[0] !== res || res.req.httpVersion !== '1.1') return false
   const lines = headerLines(hints, null)
-  send(conn, headInfo.ascii ? 'HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n' : Buffer.from('HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n', 'latin1'))
+  send(conn, 'HTTP/1.1 103 Early Hints\r\n' + lines + '\r\n')
   return true
 }
 
@@ -157,13 +171,12 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
   }
   const line = res.compatRes === null ? statusLine(status) : compatStatusLine(status, res.compatRes)
   let head = line + headerLines(headers, res.extraHeaders)
-  if (res.compatRes !== null && lineNotAscii(line)) headInfo.ascii = false
   if (headInfo.close) res.closeAfter = true
   if (statusHasNoBody(status) || req.method === 'HEAD') {
     endSource(stream)
     if (headInfo.length > 0 ? status !== 204 : headInfo.length === 0) head += 'content-length: ' + headInfo.length + '\r\n'
     head += headEnd(conn, res)
-    emitComplete(conn, res, headInfo.ascii ? head : Buffer.from(head, 'latin1'), null)
+    emitComplete(conn, res, head, null)
     return done(null)
   }
   if (trailers !== null) {
@@ -183,7 +196,6 @@ export function writeStream (conn, res, status, headers, stream, done, trailers 
   }
   head += headEnd(conn, res)
   res.streamHead = head
-  res.streamAscii = headInfo.ascii
   res.stream = stream
   res.streamDone = done
   res.state = 2
@@ -312,7 +324,7 @@ export function flushHead (conn, res) {
 function sendHead (conn, res) {
   if (res.headersSent) return
   res.headersSent = true
-  send(conn, res.streamAscii ? res.streamHead : Buffer.from(res.streamHead, 'latin1'))
+  send(conn, res.streamHead)
   res.streamHead = ''
 }
 

@@ -51,7 +51,6 @@ export class WireResponse {
     /** body bytes still owed under a declared Content-Length, -1 without one */
     this.streamLeft = -1
     this.streamHead = ''
-    this.streamAscii = true
     /** @type {import('../engine.js').TrailerSource | null} the trailer fields to send after the last chunk */
     this.streamTrailers = null
     /** the reply is on its way through a middleware's writeHead/write/end */

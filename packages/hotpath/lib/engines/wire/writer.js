@@ -1,6 +1,7 @@
-// Builds response heads (RFC 9112 §4, RFC 9110 §6.6). A head is one string;
-// when it is pure ASCII it is concatenated with a string body and written in
-// one socket.write, which is what makes a small response one syscall.
+// Builds response heads (RFC 9112 §4, RFC 9110 §6.6). A head is one string
+// of characters up to 0xFF (node:http's rule for values: tab, visible ASCII
+// and obs-text), written as latin1 (./output.js); an ASCII body is joined to
+// it, which is what makes a small response one string and one syscall.
 
 import { STATUS_CODES } from '../../node-http.js'
 import { reasonPhrase, refuseBadReason } from '../../status.js'
@@ -26,9 +27,8 @@ export function statusLine (status) {
  * The status line of a response whose node:http object the app touched:
  * the reason phrase it set there (`statusMessage`, `writeHead(code, msg)`)
  * goes out, as on node:http; one with CR, LF or another control is refused
- * as node refuses it. A phrase outside ASCII (lineNotAscii, checked after
- * headerLines() set headInfo) makes the head go out as latin1 bytes, as
- * node writes it.
+ * as node refuses it. A phrase with obs-text goes out as its latin1
+ * bytes, as node writes it.
  * @param {number} status
  * @param {{ statusMessage?: unknown }} compat
  */
@@ -40,14 +40,8 @@ export function compatStatusLine (status, compat) {
   return `HTTP/1.1 ${status} ${reasonPhrase(status, own)}\r\n`
 }
 
-/** whether a status line must go out as latin1 bytes */
-export function lineNotAscii (/** @type {string} */ line) {
-  return NOT_ASCII_VALUE.test(line.slice(0, -2))
-}
-
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 // Response-splitting guard: CR, LF, NUL and other controls never reach the wire.
-const NOT_ASCII_VALUE = /[^\t\x20-\x7e]/
 const NOT_LATIN1_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 
 /** Names already checked, so a route's constant header names cost one Set lookup. */
@@ -63,7 +57,7 @@ function checkName (name) {
 }
 
 /**
- * The lines of short ASCII values already checked (a route's constant
+ * The lines of short values already checked (a route's constant
  * Content-Type, say), by name then value: two Map lookups on strings whose
  * hash V8 keeps, instead of a regex run and three concatenations. The line
  * is one flat string: a head of fewer pieces is cheaper to join and write
@@ -83,14 +77,11 @@ const SHORT_VALUE = 128
 /**
  * @param {string} name
  * @param {string} value
- * @returns {boolean} true when the value is pure ASCII
  */
 function checkValue (name, value) {
-  if (!NOT_ASCII_VALUE.test(value)) return true
   if (NOT_LATIN1_VALUE.test(value)) {
     throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' })
   }
-  return false
 }
 
 /**
@@ -104,10 +95,7 @@ function stringLine (name, value) {
     const known = byValue.get(value)
     if (known !== undefined) return known
   }
-  if (!checkValue(name, value)) {
-    headInfo.ascii = false
-    return name + ': ' + value + '\r\n'
-  }
+  checkValue(name, value)
   if (byValue === null) return name + ': ' + value + '\r\n'
   // join makes the line flat at once (a + b + c would be a rope)
   const line = [name, ': ', value, '\r\n'].join('')
@@ -140,8 +128,6 @@ export const CLOSE_LINES = 'Connection: close\r\n\r\n'
 
 /** What buildHead learned about the headers it was given. */
 export const headInfo = {
-  /** every byte of the head is ASCII */
-  ascii: true,
   /** the caller gave a Content-Length */
   length: -1,
   /** the caller asked for Connection: close */
@@ -159,7 +145,6 @@ export const headInfo = {
  * @param {Record<string, [string, string | number | string[]]> | null} extra
  */
 export function headerLines (headers, extra) {
-  headInfo.ascii = true
   headInfo.length = -1
   headInfo.close = false
   headInfo.te = false
@@ -209,13 +194,13 @@ function line (name, value) {
     let out = ''
     for (const v of value) {
       const s = String(v)
-      if (!checkValue(name, s)) headInfo.ascii = false
+      checkValue(name, s)
       out += name + ': ' + s + '\r\n'
     }
     return out
   }
   const s = String(value)
-  if (!checkValue(name, s)) headInfo.ascii = false
+  checkValue(name, s)
   return name + ': ' + s + '\r\n'
 }
 
@@ -230,11 +215,14 @@ export function statusHasNoBody (status) {
  * the error table (../../reply/error-body.js).
  * @param {{ status: number, body: string }} answer
  * @param {string} dateLine
+ * @returns {string | Buffer}  a string goes out as latin1 (./output.js): a body outside ASCII as its UTF-8 bytes
  */
 export function errorResponse (answer, dateLine) {
-  return statusLine(answer.status) +
+  const length = Buffer.byteLength(answer.body)
+  const text = statusLine(answer.status) +
     'content-type: application/json; charset=utf-8\r\n' +
-    'content-length: ' + Buffer.byteLength(answer.body) + '\r\n' +
+    'content-length: ' + length + '\r\n' +
     dateLine +
     'Connection: close\r\n\r\n' + answer.body
+  return length === answer.body.length ? text : Buffer.from(text)
 }
