@@ -64,7 +64,7 @@ export function setNotFoundHandler (app, opts, fn) {
  */
 export function setGenReqId (app, fn) {
   if (typeof fn !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setGenReqId', 'expected a function')
-  if (app._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'genReqId')
+  if (app._core.locked) throw app._core.error('HP_ERR_HOOK_AFTER_READY', 'setGenReqId', '')
   app._ctx.genReqId = app._core.requestIdFrom(fn)
   return app
 }
@@ -80,7 +80,7 @@ export function setGenReqId (app, fn) {
  */
 export function setChildLoggerFactory (app, factory) {
   if (typeof factory !== 'function') throw createError('HP_ERR_INVALID_OPTION', 'setChildLoggerFactory', 'expected a function')
-  if (app._core.locked) throw createError('HP_ERR_HOOK_AFTER_READY', 'childLoggerFactory')
+  if (app._core.locked) throw app._core.error('HP_ERR_HOOK_AFTER_READY', 'setChildLoggerFactory', '')
   app._ctx.childLoggerFactory = factory
   return app
 }

@@ -196,7 +196,7 @@ export function hasRoute (app, options) {
  * @param {{ name: string, storage: Function, deriveConstraint: Function, validate?: Function, mustMatchWhenDerived?: boolean }} strategy
  */
 export function addConstraintStrategy (app, strategy) {
-  if (app._core.locked) throw app._core.error('HP_ERR_HOOK_AFTER_READY', 'addConstraintStrategy', '')
+  if (app._core.locked) throw app._core.error('HP_ERR_CONSTRAINT_AFTER_READY')
   app._core.routes.addConstraintStrategy(strategy)
   return app
 }
