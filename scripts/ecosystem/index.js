@@ -36,17 +36,17 @@ const only = args.only ? args.only.split(',').map((s) => s.trim().replace(/^@fas
 const chosen = plugins.filter((p) => only === null || only.includes(p.name.replace('@fastify/', '')))
 if (chosen.length === 0) throw new Error(`no plugin matches --only ${args.only}`)
 
-/** @param {string} cmd @param {string[]} argv @param {string} cwd */
-function run (cmd, argv, cwd) {
-  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+/** @param {string} cmd @param {string[]} argv @param {string} cwd @param {Record<string, string>} [env] */
+function run (cmd, argv, cwd, env) {
+  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed in ${cwd}:\n${r.stderr || r.stdout}`)
   return r.stdout
 }
 
 /**
  * The plugin's package, unpacked, with its dependencies and the development
- * dependencies its tests use installed.
- * @param {{ name: string, version: string }} plugin
+ * dependencies its tests use installed, and its build run.
+ * @param {import('./plugins.js').Plugin} plugin
  */
 function prepare (plugin) {
   const dir = join(work, `${plugin.name.replace('/', '__')}@${plugin.version}`)
@@ -62,6 +62,7 @@ function prepare (plugin) {
   delete pkg.scripts
   writeFileSync(pkgFile, JSON.stringify(pkg, null, 2))
   run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], pkgDir)
+  if (plugin.build) run(plugin.build[0], plugin.build.slice(1), pkgDir, plugin.env)
   writeFileSync(join(pkgDir, '.installed'), '')
   return pkgDir
 }

@@ -10,13 +10,16 @@
 //                lists them (default: test/**/*.test.{js,cjs,mjs}, else the
 //                files in test/ that load the runner)
 //   env          variables the test script sets
+//   build        a command its test script runs before the tests (a
+//                production build of a fixture app), run once after the
+//                install, with `env`
 //   skip         test files not run, each with why
 //   testTimeout  node --test's per-test limit where the script sets a longer
 //                one (default 15 s)
 
 /**
  * @typedef {{ name: string, version: string, runner?: 'node' | 'tap', files?: string[],
- *   skip?: Record<string, string>, env?: Record<string, string>, testTimeout?: number }} Plugin
+ *   skip?: Record<string, string>, env?: Record<string, string>, build?: string[], testTimeout?: number }} Plugin
  */
 
 /** @type {Plugin[]} */
@@ -45,6 +48,7 @@ export const plugins = [
   { name: '@fastify/leveldb', version: '6.1.1' },
   { name: '@fastify/middie', version: '9.3.6' },
   { name: '@fastify/multipart', version: '10.1.9' },
+  { name: '@fastify/nextjs', version: '11.0.0', runner: 'tap', env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, build: ['node_modules/.bin/next', 'build'] },
   { name: '@fastify/oauth2', version: '8.3.0' },
   { name: '@fastify/one-line-logger', version: '2.2.0' },
   { name: '@fastify/otel', version: '0.21.2' },
@@ -79,7 +83,6 @@ export const notRun = [
   { name: '@fastify/kafka', why: server('Kafka') },
   { name: '@fastify/mongodb', why: server('MongoDB') },
   { name: '@fastify/mysql', why: server('MySQL') },
-  { name: '@fastify/nextjs', why: 'its tests need a production build of a Next.js app first' },
   { name: '@fastify/passport', why: unpublished },
   { name: '@fastify/postgres', why: server('PostgreSQL') },
   { name: '@fastify/react', why: 'its one published test file does not load Fastify' },
