@@ -122,7 +122,7 @@ test('addConstraintStrategy and hasConstraintStrategy: host and version count on
   assert.throws(() => app.addConstraintStrategy({ ...tenantStrategy(), name: 'version' }), /already exists a route with version constraint/)
   assert.throws(() => app.get('/t', { constraints: { tenant: 42 } }, () => 'x'), { code: 'HP_ERR_INVALID_ROUTE', message: /a tenant is a string/ })
   await app.ready()
-  assert.throws(() => app.addConstraintStrategy({ ...tenantStrategy(), name: 'region' }), { code: 'HP_ERR_HOOK_AFTER_READY' })
+  assert.throws(() => app.addConstraintStrategy({ ...tenantStrategy(), name: 'region' }), { code: 'HP_ERR_CONSTRAINT_AFTER_READY', message: 'addConstraintStrategy was called after ready()' })
 })
 
 eachMode('frameworkErrors', (mode) => {
