@@ -14,6 +14,7 @@ const errorCodes = fastifyErrorCodes()
 import { FASTIFY_VERSION } from './app/core.js'
 import { LogController } from './log-controller.js'
 import { buildInitialConfig, copyOptions } from './app/initial-config.js'
+import { warnAsFastify, TOP_LEVEL_ROUTER_OPTIONS } from './fastify-warnings.js'
 
 /** Fastify's values for the options whose hotpath defaults differ. */
 const FASTIFY_DEFAULTS = {
@@ -101,6 +102,11 @@ export function fastify (options = {}) {
   // hotpath's own settings readable by name but not listed
   // (app/initial-config.js)
   app._core.initialConfig = buildInitialConfig(given, {}, app._core.ownConfig, false)
+  // the options Fastify 5 warns of as deprecated
+  const topLevelRouter = TOP_LEVEL_ROUTER_OPTIONS.filter((key) => Object.hasOwn(options, key))
+  if (topLevelRouter.length > 0) warnAsFastify(app._core, 'FSTDEP022', topLevelRouter.join(', '))
+  if (options.requestIdLogLabel !== undefined) warnAsFastify(app._core, 'FSTDEP024')
+  if (options.disableRequestLogging !== undefined) warnAsFastify(app._core, 'FSTDEP023')
   // Fastify parses JSON and text/plain bodies only: an urlencoded body is
   // 415 until a parser is added (@fastify/formbody)
   app.removeContentTypeParser('application/x-www-form-urlencoded')

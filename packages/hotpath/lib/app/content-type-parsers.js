@@ -3,6 +3,7 @@
 // and text parsers, to register for other content types.
 import { jsonParser } from '../lifecycle/parsers/json.js'
 import { parseText, withDone } from '../lifecycle/parsers/table.js'
+import { warnUnanchoredType } from '../fastify-warnings.js'
 
 /** @typedef {import('./hotpath.js').Hotpath} Hotpath */
 
@@ -22,6 +23,7 @@ export function addContentTypeParser (app, type, opts, fn) {
     opts = {}
   }
   app._ctx.ownParsers().add(type, opts, /** @type {any} */ (fn), app._core)
+  for (const t of Array.isArray(type) ? type : [type]) warnUnanchoredType(app._core, t)
   return app
 }
 

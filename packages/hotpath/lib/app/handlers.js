@@ -3,6 +3,7 @@
 // request ids come from and how request loggers are made.
 import { createError } from '../errors.js'
 import { checkHookOption } from './hooks.js'
+import { warnAsFastify } from '../fastify-warnings.js'
 
 /** @typedef {import('./hotpath.js').Hotpath} Hotpath */
 
@@ -16,7 +17,10 @@ export function setErrorHandler (app, fn) {
   if (core.locked) throw core.error('HP_ERR_HOOK_AFTER_READY', 'setErrorHandler', '')
   // a second handler in one context wraps the first (what it throws goes
   // there), unless allowErrorHandlerOverride is false
-  if (!core.allowErrorHandlerOverride && app._ctx.errorHandlers.length > 0) throw core.error('HP_ERR_ERROR_HANDLER_SET')
+  if (app._ctx.errorHandlers.length > 0) {
+    if (!core.allowErrorHandlerOverride) throw core.error('HP_ERR_ERROR_HANDLER_SET')
+    warnAsFastify(core, 'FSTWRN004')
+  }
   app._ctx.errorHandlers.push({ fn, instance: app })
   return app
 }

@@ -6,6 +6,7 @@ import { runOnListen, doClose } from './boot.js'
 import { settleTo } from './callbacks.js'
 import { invalidListenOption } from './listen-options.js'
 import { networkInterfaces } from 'node:os'
+import { warnAsFastify } from '../fastify-warnings.js'
 
 /** @typedef {import('./hotpath.js').Hotpath} Hotpath */
 
@@ -29,6 +30,7 @@ export function listen (app, opts, callback) {
     callback = opts
     opts = {}
   }
+  if (typeof callback === 'function' && callback.constructor.name === 'AsyncFunction') warnAsFastify(app._core, 'FSTWRN003', 'listen method')
   const signal = opts !== null && typeof opts === 'object' ? opts.signal : undefined
   /** @type {{ aborted: boolean }} */
   const state = { aborted: false }

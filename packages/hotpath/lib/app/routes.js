@@ -10,10 +10,9 @@ import { createError } from '../errors.js'
 import { isLogLevel } from '../logger.js'
 import { METHODS as NODE_METHODS } from '../node-http.js'
 import { checkHookOption } from './hooks.js'
+import { warnAsFastify } from '../fastify-warnings.js'
 
 /** @typedef {import('./hotpath.js').Hotpath} Hotpath */
-
-let warnedOverride = false
 
 /**
  * @param {Hotpath} app
@@ -142,11 +141,8 @@ export function shorthand (app, methods, path, a, b) {
 export function addHttpMethod (app, method, hasBody, overrideExisting) {
   const core = app._core
   if (typeof method !== 'string' || !NODE_METHODS.includes(method)) throw core.error('HP_ERR_HTTP_METHOD_INVALID', JSON.stringify(method))
-  if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method)) && !warnedOverride) {
-    // Fastify's deprecation of this use of its API, once per process as Fastify warns
-    warnedOverride = true
-    process.emitWarning(`addHttpMethod for the existing method "${method}" without { overrideExisting: true } is deprecated; Fastify 6 throws`, { type: 'FastifyDeprecation', code: 'FSTDEP025' })
-  }
+  // Fastify's deprecation of this use of its API
+  if (!overrideExisting && (core.bodyMethods.has(method) || core.bodylessMethods.has(method))) warnAsFastify(core, 'FSTDEP025', method)
   if (hasBody === true) {
     core.bodyMethods.add(method)
     core.bodylessMethods.delete(method)

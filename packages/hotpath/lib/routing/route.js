@@ -9,6 +9,10 @@ import { pickSerializer, serializerTable, normalizeRouteSchema, buildValidator, 
 import { defaultErrorHandler } from '../lifecycle/handle-error.js'
 import { handlerStage } from '../lifecycle/handler.js'
 import { headRouteOnSendHandler } from './head-route.js'
+import { warnAsFastify } from '../fastify-warnings.js'
+
+// the parts Fastify names in its warning of a part given no schema, in its order
+const SCHEMA_PARTS_WARNED = /** @type {const} */ (['headers', 'body', 'querystring', 'params'])
 
 /** @type {import('./run-validator.js').ValidationErrors} */
 const NO_FORMATTER = { formatter: null, fastify: false }
@@ -256,6 +260,11 @@ export class Route {
       /** @param {() => unknown} compile */
       const later = (compile) => app.backgroundCompile.add(compile)
       normalizeRouteSchema(schema, error)
+      // Fastify warns once a route, a route of several methods naming them all
+      const named = opts.method
+      if (!Array.isArray(named) || named[0] === this.method) {
+        for (const part of SCHEMA_PARTS_WARNED) if (schema[part] === undefined && Object.hasOwn(schema, part)) warnAsFastify(app, 'FSTWRN001', part, named, this.url)
+      }
       const controller = ctx.schemaController
       const parts = /** @type {const} */ (['params', 'querystring', 'headers', 'body'])
       const validates = parts.some((p) => schema[p] && (p !== 'body' || this.parseBody))
