@@ -90,6 +90,8 @@ function trustNoPeer () { return false }
  */
 export function fastify (options = {}) {
   if (typeof options !== 'object') throw createFastifyError('HP_ERR_OPTIONS_NOT_OBJ', typeof options)
+  // null is no options, as Fastify takes it
+  if (options === null) options = {}
   // Fastify closes idle connections only on a server that can: one that
   // serverFactory makes may not, nor node:http2's (its close() sends every
   // session a GOAWAY instead), and then it just closes.

@@ -297,3 +297,18 @@ test('an async plugin that declares done fails ready(); decorator dependencies a
   assert.throws(() => fastify().decorateRequest('a', null, /** @type {any} */ ({})), { code: 'FST_ERR_DEC_DEPENDENCY_INVALID_TYPE', message: "The dependencies of decorator 'a' must be of type Array." })
   d.decorate('b', 1, null)
 })
+
+test('null as the options is no options, as Fastify takes it', async () => {
+  const require = (await import('node:module')).createRequire(import.meta.url)
+  const Fastify = require('fastify')
+  /** @type {string[]} */
+  const bodies = []
+  for (const make of [Fastify, fastify]) {
+    const app = make(/** @type {any} */ (null))
+    app.get('/', () => ({ ok: true }))
+    const res = await app.inject('/')
+    bodies.push(`${res.statusCode} ${res.body}`)
+    await app.close()
+  }
+  assert.deepEqual(bodies, ['200 {"ok":true}', '200 {"ok":true}'])
+})

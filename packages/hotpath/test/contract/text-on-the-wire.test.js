@@ -89,7 +89,9 @@ function parseAnswers (text) {
       assert.equal(fields['transfer-encoding'], 'chunked')
       for (;;) {
         const eol = text.indexOf('\r\n', i)
+        if (eol === -1) throw new Error('a chunked body cut off')
         const n = parseInt(text.slice(i, eol), 16)
+        if (Number.isNaN(n)) throw new Error(`not a chunk size: ${JSON.stringify(text.slice(i, eol))}`)
         i = eol + 2
         if (n === 0) break
         body += text.slice(i, i + n)
@@ -98,6 +100,7 @@ function parseAnswers (text) {
       // the trailer section, to its empty line
       for (;;) {
         const eol = text.indexOf('\r\n', i)
+        if (eol === -1) throw new Error('a trailer section cut off')
         const line = text.slice(i, eol)
         i = eol + 2
         if (line === '') break
