@@ -13,4 +13,4 @@
 const http = /** @type {typeof import('node:http')} */ (process.getBuiltinModule('node:http'))
 
 export default http
-export const { METHODS, STATUS_CODES, IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } = http
+export const { METHODS, STATUS_CODES, IncomingMessage, ServerResponse, Server, validateHeaderName, validateHeaderValue } = http

@@ -3,10 +3,11 @@
 // with node (./response.js, ./request.js). Node does not export them: they
 // are found once by their descriptions on objects made for the purpose,
 // the same on every Node line hotpath runs on (20 to 26).
-import { IncomingMessage, ServerResponse } from '../../node-http.js'
+import { IncomingMessage, ServerResponse, Server } from '../../node-http.js'
 
 const response = new ServerResponse(/** @type {any} */ ({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} }))
 const request = new IncomingMessage(/** @type {any} */ (null))
+const server = new Server()
 
 /**
  * @param {object} made
@@ -36,3 +37,5 @@ export const kNeedDrain = required(response, 'kNeedDrain')
 export const kWritableFinished = find(response, 'kWritableFinished')
 /** how many raw header entries a request's `headers` getter reads (its parser sets it) */
 export const kHeadersCount = find(request, 'kHeadersCount')
+/** a server's `uniqueHeaders` option, which it copies onto each response (lists joined into one line) */
+export const kUniqueHeaders = find(server, 'kUniqueHeaders')

@@ -5,7 +5,7 @@
 // each, set in the constructor): code that swaps the object's prototype for
 // another descendant of node's (Express's app.handle does, for every
 // request it handles) leaves them in place.
-import http from '../../node-http.js'
+import http, { STATUS_CODES } from '../../node-http.js'
 import { pipeline, Transform } from 'node:stream'
 import { abortError } from './request.js'
 import { installExpressResponse } from '../express-helpers.js'
@@ -13,6 +13,7 @@ import { acceptAssignments } from '../assignable.js'
 import { endSource } from '../source.js'
 import { connectionTimedOut } from '../engine.js'
 import { kOutHeaders } from '../compat/node-state.js'
+import { ownHead } from './head.js'
 
 export class NodeResponse extends http.ServerResponse {
   /**
@@ -66,6 +67,24 @@ function respond (statusCode, headers, body) {
   if (this.engineState !== null && this.engineState.closeBusy) headers.connection = 'close'
   if (body !== null && headers['content-length'] === undefined) {
     headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  }
+  // No header set on the object itself: the head node would write, from
+  // checked lines (./head.js), stored as writeHead() stores it
+  if (/** @type {any} */ (this)[kOutHeaders] === null) {
+    const head = ownHead(this, statusCode, headers)
+    if (head !== null) {
+      const res = /** @type {any} */ (this)
+      res.statusCode = statusCode
+      res.statusMessage = STATUS_CODES[statusCode]
+      res._contentLength = +headers['content-length']
+      res._removedContLen = false
+      res._header = head
+      res._headerSent = false
+      // as below: obs-text in the head goes out as its latin1 bytes
+      if (typeof body === 'string' && NOT_ASCII.test(head)) body = Buffer.from(body)
+      this.end(body)
+      return
+    }
   }
   // Once a header was set on the object itself, writeHead keeps every one
   // in its table, where code reads them back (getHeader() at 'finish'): the

@@ -48,12 +48,18 @@ const NOT_LATIN1_VALUE = /[^\t\x20-\x7e\x80-\xff]/
 const goodNames = new Set()
 
 /** @param {string} name */
+function isGoodName (name) {
+  if (goodNames.has(name)) return true
+  if (!TOKEN_RE.test(name)) return false
+  if (goodNames.size < 4096) goodNames.add(name)
+  return true
+}
+
+/** @param {string} name */
 function checkName (name) {
-  if (goodNames.has(name)) return
-  if (!TOKEN_RE.test(name)) {
+  if (!isGoodName(name)) {
     throw Object.assign(new TypeError(`Invalid header name: ${JSON.stringify(name)}`), { code: 'ERR_INVALID_HTTP_TOKEN' })
   }
-  if (goodNames.size < 4096) goodNames.add(name)
 }
 
 /**
@@ -90,12 +96,24 @@ function checkValue (name, value) {
  * @param {string} value
  */
 function stringLine (name, value) {
+  const line = checkedLine(name, value)
+  if (line === null) checkValue(name, value)
+  return /** @type {string} */ (line)
+}
+
+/**
+ * stringLine's line, or null for a value node's rule refuses.
+ * @param {string} name  checked
+ * @param {string} value
+ * @returns {string | null}
+ */
+function checkedLine (name, value) {
   const byValue = value.length > SHORT_VALUE ? null : goodLines.get(name)
   if (byValue !== null && byValue !== undefined) {
     const known = byValue.get(value)
     if (known !== undefined) return known
   }
-  checkValue(name, value)
+  if (NOT_LATIN1_VALUE.test(value)) return null
   if (byValue === null) return name + ': ' + value + '\r\n'
   // join makes the line flat at once (a + b + c would be a rope)
   const line = [name, ': ', value, '\r\n'].join('')
@@ -202,6 +220,30 @@ function line (name, value) {
   const s = String(value)
   checkValue(name, s)
   return name + ': ' + s + '\r\n'
+}
+
+/**
+ * The lines of one header as node:http's writeHead() writes them (one a
+ * value of a list), every name and value checked by its rule; null for
+ * one it refuses (the node engine then lets writeHead() throw its own
+ * error: ../node/head.js).
+ * @param {string} name
+ * @param {string | number | Array<string | number>} value
+ * @returns {string | null}
+ */
+export function valueLines (name, value) {
+  if (!isGoodName(name)) return null
+  if (typeof value === 'string') return checkedLine(name, value)
+  if (typeof value === 'number') return name + ': ' + value + '\r\n'
+  let out = ''
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i]
+    if (v === undefined || v === null || (typeof v !== 'string' && typeof v !== 'number')) return null
+    const s = String(v)
+    if (NOT_LATIN1_VALUE.test(s)) return null
+    out += name + ': ' + s + '\r\n'
+  }
+  return out
 }
 
 /** @param {number} status */
