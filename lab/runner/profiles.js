@@ -65,9 +65,9 @@ export const profiles = {
     ]
   },
   floor: {
-    description: 'hotpath\'s wire engine against the floor: a node:net server that writes a canned answer per request and does no HTTP work, with raw node:http beside them; hello, one request and ten pipelined per connection (about 2 minutes; wrk when installed)',
+    description: 'hotpath\'s wire engine against the floor: a node:net server that writes a canned answer per request and does no HTTP work; two steps between them (the same server routing and serializing without an HTTP parser, then with hotpath\'s parser), and raw node:http beside them; hello, one request and ten pipelined per connection (about 3 minutes; wrk when installed)',
     loader: 'prefer-wrk',
-    targets: ['net-canned', 'node-http', 'hotpath-wire'],
+    targets: ['net-canned', 'net-route', 'net-parsed', 'node-http', 'hotpath-wire'],
     scenarios: ['hello', 'pipelined'],
     duration: 3,
     warmup: 2,

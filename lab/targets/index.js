@@ -24,6 +24,10 @@ export const targets = [
   { id: 'node-http', label: 'node:http', file: here('./node-http.js'), pkg: null },
   // not a framework: the floor a node server cannot go below (hello only)
   { id: 'net-canned', label: 'node:net, canned answer', file: here('./net-canned.js'), floor: true, pkg: null },
+  // two steps up from it (hello only): the least a routing server does
+  // without an HTTP parser, then with hotpath's (net-route.js)
+  { id: 'net-route', label: 'node:net, routed answer, no parser', file: here('./net-route.js'), floor: true, pkg: null },
+  { id: 'net-parsed', label: 'node:net, routed answer, hotpath\'s parser', file: here('./net-route.js'), env: { LAB_PARSER: 'hotpath' }, floor: true, pkg: 'hotpath' },
   { id: 'hotpath-node', label: 'hotpath (node:http)', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'node' }, pkg: 'hotpath' },
   { id: 'hotpath-wire', label: 'hotpath (wire)', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'wire' }, pkg: 'hotpath' },
   { id: 'fastify', label: 'Fastify', file: here('./fastify.js'), pkg: 'fastify' },

@@ -37,9 +37,9 @@ test('a target that does not serve a scenario says so instead of failing', async
     (err) => err.unsupported === true)
 })
 
-test('the canned server answers each request once, pipelined or split across reads', async () => {
-  const target = targets.find((t) => t.id === 'net-canned')
-  const srv = await startServer({ file: target.file, env: { LAB_SCENARIO: 'hello' }, nodeBin: process.execPath, cpu: null, startTimeout: 0 })
+for (const id of ['net-canned', 'net-route', 'net-parsed']) test(`the floor server ${id} answers each request once, pipelined or split across reads`, async () => {
+  const target = targets.find((t) => t.id === id)
+  const srv = await startServer({ file: target.file, env: { ...target.env, LAB_SCENARIO: 'hello' }, nodeBin: process.execPath, cpu: null, startTimeout: 0 })
   try {
     const one = 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'
     const socket = net.connect(srv.port, '127.0.0.1')
