@@ -71,6 +71,8 @@ test('what only node\'s writeHead() decides gets no head of ours', () => {
     ['a name node refuses', response(), 200, { ...COMMON, 'x bad': '1' }],
     ['an undefined value', response(), 200, { ...COMMON, 'x-u': undefined }],
     ['an object value', response(), 200, { ...COMMON, 'x-o': {} }],
+    ['a boolean value', response(), 200, { ...COMMON, 'x-b': true }],
+    ['a bigint value', response(), 200, { ...COMMON, 'x-n': 10n }],
     ['a list with a hole', response(), 200, { ...COMMON, 'x-l': ['a', undefined] }]
   ]
   for (const [name, res, status, headers] of cases) assert.equal(ownHead(res, status, headers), null, name)
@@ -101,6 +103,7 @@ test('any status, headers and keep-alive state: our head is node\'s, and the sta
   const value = fc.oneof(
     { weight: 6, arbitrary: text },
     { weight: 1, arbitrary: fc.integer({ min: 0, max: 1e6 }) },
+    { weight: 1, arbitrary: fc.constantFrom(true, false, 0.5, -1, 12n) },
     { weight: 2, arbitrary: fc.array(fc.oneof(text, fc.integer({ min: 0, max: 99 })), { maxLength: 3 }) }
   )
   const status = fc.constantFrom(200, 200, 200, 201, 202, 301, 400, 404, 418, 500, 503, 204, 304, 103, 599)

@@ -1,9 +1,10 @@
 // The node engine's response head, built as node:http's writeHead() builds
 // it, from lines already checked. writeHead() checks every name and value
-// by a regular expression, and joins each line, on every response: for a
-// small JSON answer that is about 8 % of a request's CPU on Node 20 (4 % on
-// Node 26, which caches more of it), measured with a hand-written node:http
-// server and wrk, pinned. Here a route's constant lines come from the wire
+// by a regular expression, and joins each line, on every response: a
+// hand-written node:http server answering a small JSON took about 8 % less
+// CPU a request with its head stored ready-made (Node 20; 4 % on Node 26,
+// which caches more of it; wrk, pinned), and hotpath's respond() alone went
+// from 628 to 363 ns (docs/benchmarks.md). Here a route's constant lines come from the wire
 // writer's caches (../wire/writer.js), and the result is the head node
 // would have made, byte for byte, for the common response: a status with a
 // body, a Content-Length, on a connection kept alive. Anything else (a
@@ -100,9 +101,9 @@ export function ownHead (res, statusCode, headers) {
   let length = false
   for (const name in headers) {
     const value = headers[name]
-    // node refuses these (ERR_HTTP_INVALID_HEADER_VALUE), and writes a
-    // symbol or an object its own way: its writeHead() says so
-    if (value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value))) return null
+    // node refuses undefined and null (ERR_HTTP_INVALID_HEADER_VALUE) and
+    // writes a boolean, a symbol or an object its own way: its writeHead() says so
+    if (typeof value !== 'string' && typeof value !== 'number' && !Array.isArray(value)) return null
     const kind = kindOf(name)
     if (kind === 2) return null
     if (kind === 1) length = true

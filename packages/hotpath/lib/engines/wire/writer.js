@@ -235,6 +235,7 @@ export function valueLines (name, value) {
   if (!isGoodName(name)) return null
   if (typeof value === 'string') return checkedLine(name, value)
   if (typeof value === 'number') return name + ': ' + value + '\r\n'
+  if (!Array.isArray(value)) return null
   let out = ''
   for (let i = 0; i < value.length; i++) {
     const v = value[i]
