@@ -159,3 +159,16 @@ test('over a socket: a writeHead wrapped on the response (on-headers) still runs
     await app.close()
   }
 })
+
+test('a writeHead wrapped on the prototype before hotpath loads (an APM preloaded with -r) still sees every head', async () => {
+  const { execFileSync } = await import('node:child_process')
+  const preload = 'import http from "node:http"; const original = http.ServerResponse.prototype.writeHead; ' +
+    'globalThis.heads = 0; http.ServerResponse.prototype.writeHead = function wrapped (...args) { globalThis.heads++; return original.apply(this, args) }'
+  const app = `const { default: hotpath } = await import(${JSON.stringify(new URL('../../lib/index.js', import.meta.url).href)});
+    const app = hotpath({ engine: 'node' }); app.get('/', () => ({ hello: 'world' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch('http://127.0.0.1:' + app.server.address().port + '/'); await res.text();
+    await app.close(); console.log(JSON.stringify({ heads: globalThis.heads, status: res.status }))`
+  const out = execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, '--input-type=module', '-e', app], { encoding: 'utf8' })
+  assert.deepEqual(JSON.parse(out.trim().split('\n').pop()), { heads: 1, status: 200 })
+})

@@ -15,11 +15,15 @@ import { STATUS_CODES, ServerResponse } from '../../node-http.js'
 import { statusLine, valueLines } from '../wire/writer.js'
 import { kUniqueHeaders } from '../compat/node-state.js'
 
-// node's own methods, as loaded: an instrumentation or a middleware
-// (on-headers: compression, morgan, express-session) that wraps writeHead
-// on the object or the prototype must see the head go through it
-const nodeWriteHead = ServerResponse.prototype.writeHead
-const nodeStoreHeader = /** @type {any} */ (ServerResponse.prototype)._storeHeader
+// node's own methods: an instrumentation or a middleware (on-headers:
+// compression, morgan, express-session; an APM) that wraps writeHead on the
+// object or the prototype must see the head go through it. One wrapped on
+// the prototype before this module loaded (an APM preloaded with -r) is
+// told by its source, which is not node's: then every head goes through it.
+/** @param {unknown} fn @param {string} signature */
+const nodes = (fn, signature) => typeof fn === 'function' && Function.prototype.toString.call(fn).startsWith(signature) ? fn : null
+const nodeWriteHead = nodes(ServerResponse.prototype.writeHead, 'function writeHead(statusCode, reason, obj)')
+const nodeStoreHeader = nodes(/** @type {any} */ (ServerResponse.prototype)._storeHeader, 'function _storeHeader(firstLine, headers)')
 
 /**
  * Names node:http's _storeHeader() acts on (matchHeader), or writes in
@@ -95,7 +99,7 @@ export function ownHead (res, statusCode, headers) {
   if (res.statusMessage && res.statusMessage !== STATUS_CODES[statusCode]) return null
   if (!res.shouldKeepAlive || res.maxRequestsOnConnectionReached || res._removedConnection || !res.sendDate) return null
   if (res._expect_continue && !res._sent100) return null
-  if (res.writeHead !== nodeWriteHead || res._storeHeader !== nodeStoreHeader) return null
+  if (res.writeHead !== nodeWriteHead || res._storeHeader !== nodeStoreHeader || nodeWriteHead === null) return null
   if (kUniqueHeaders !== undefined && res[kUniqueHeaders]) return null
   let head = statusLine(statusCode)
   let length = false
