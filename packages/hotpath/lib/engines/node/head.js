@@ -4,13 +4,13 @@
 // hand-written node:http server answering a small JSON took about 8 % less
 // CPU a request with its head stored ready-made (Node 20; 4 % on Node 26,
 // which caches more of it; wrk, pinned), and hotpath's respond() alone went
-// from 628 to 363 ns (docs/benchmarks.md). Here a route's constant lines come from the wire
-// writer's caches (../wire/writer.js), and the result is the head node
-// would have made, byte for byte, for the common response: a status with a
-// body, a Content-Length, on a connection kept alive. Anything else (a
-// header node:http treats specially, a value it would refuse or write
-// another way, a response someone wrapped) gets null, and node's own
-// writeHead() (./response.js).
+// from 628 to 363 ns (docs/benchmarks.md). Here a route's constant lines
+// come from the wire writer's caches (../wire/writer.js), and the result is
+// the head node would have made, byte for byte, for the common response: a
+// status with a body, a Content-Length, on a connection kept alive.
+// Anything else (a header node:http treats specially, a value it would
+// refuse or write another way, a response someone wrapped) gets null, and
+// node's own writeHead() (./response.js).
 import { STATUS_CODES, ServerResponse } from '../../node-http.js'
 import { statusLine, valueLines } from '../wire/writer.js'
 import { kUniqueHeaders } from '../compat/node-state.js'
@@ -20,10 +20,10 @@ import { kUniqueHeaders } from '../compat/node-state.js'
 // object or the prototype must see the head go through it. One wrapped on
 // the prototype before this module loaded (an APM preloaded with -r) is
 // told by its source, which is not node's: then every head goes through it.
-/** @param {unknown} fn @param {string} signature */
-const nodes = (fn, signature) => typeof fn === 'function' && Function.prototype.toString.call(fn).startsWith(signature) ? fn : null
-const nodeWriteHead = nodes(ServerResponse.prototype.writeHead, 'function writeHead(statusCode, reason, obj)')
-const nodeStoreHeader = nodes(/** @type {any} */ (ServerResponse.prototype)._storeHeader, 'function _storeHeader(firstLine, headers)')
+/** @param {unknown} fn @param {string} signature  how node's own begins */
+const ifNodesOwn = (fn, signature) => typeof fn === 'function' && Function.prototype.toString.call(fn).startsWith(signature) ? fn : null
+const nodeWriteHead = ifNodesOwn(ServerResponse.prototype.writeHead, 'function writeHead(statusCode, reason, obj)')
+const nodeStoreHeader = ifNodesOwn(/** @type {any} */ (ServerResponse.prototype)._storeHeader, 'function _storeHeader(firstLine, headers)')
 
 /**
  * Names node:http's _storeHeader() acts on (matchHeader), or writes in
