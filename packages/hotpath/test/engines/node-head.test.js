@@ -61,6 +61,7 @@ test('what only node\'s writeHead() decides gets no head of ours', () => {
     ['a status node has no phrase for', response(), 599, COMMON],
     ['a reason phrase of the app\'s', response({ statusMessage: 'Fine' }), 200, COMMON],
     ['no Content-Length', response(), 200, { 'content-type': 'text/plain' }],
+    ['a Content-Length not named in lower case', response(), 200, { 'Content-Length': 17 }],
     ['Connection given', response(), 200, { ...COMMON, Connection: 'close' }],
     ['Transfer-Encoding given', response(), 200, { 'transfer-encoding': 'chunked' }],
     ['Date given', response(), 200, { ...COMMON, date: 'Thu, 01 Jan 1970 00:00:00 GMT' }],
@@ -171,4 +172,32 @@ test('a writeHead wrapped on the prototype before hotpath loads (an APM preloade
     await app.close(); console.log(JSON.stringify({ heads: globalThis.heads, status: res.status }))`
   const out = execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, '--input-type=module', '-e', app], { encoding: 'utf8' })
   assert.deepEqual(JSON.parse(out.trim().split('\n').pop()), { heads: 1, status: 200 })
+})
+
+test('over a socket: the bytes hotpath\'s node engine sends are those of a node:http server given the same headers', async () => {
+  const { default: hotpath } = await import('../../lib/index.js')
+  const { rawRequest } = await import('../helpers/engines.js')
+  const body = JSON.stringify({ hello: 'w\u00f6rld' })
+  const app = hotpath({ engine: 'node' })
+  app.get('/', (req, reply) => { reply.header('x-list', ['a', 'b']).header('x-num', 5).header('x-latin', 'caf\u00e9'); return { hello: 'w\u00f6rld' } })
+  const plain = http.createServer((req, res) => {
+    res.writeHead(200, { 'x-list': ['a', 'b'], 'x-num': 5, 'x-latin': 'caf\u00e9', 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+    // a Buffer body, as node sends a head with obs-text: its latin1 bytes
+    res.end(Buffer.from(body))
+  })
+  plain.keepAliveTimeout = 5000
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', () => resolve(undefined)))
+  try {
+    // kept alive (hotpath's own head), then Connection: close (node's writeHead)
+    const bytes = 'GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+    const portOf = (/** @type {any} */ s) => s.address().port
+    const [ours, nodes] = await Promise.all([rawRequest(portOf(app.server), bytes), rawRequest(portOf(plain), bytes)])
+    const noDate = (/** @type {string} */ t) => t.replace(/Date: [^\r]*\r\n/g, '')
+    assert.equal(ours.split('HTTP/1.1 200 OK').length - 1, 2)
+    assert.equal(noDate(ours), noDate(nodes))
+  } finally {
+    await app.close()
+    await new Promise((resolve) => plain.close(() => resolve(undefined)))
+  }
 })

@@ -110,7 +110,11 @@ export function ownHead (res, statusCode, headers) {
     if (typeof value !== 'string' && typeof value !== 'number' && !Array.isArray(value)) return null
     const kind = kindOf(name)
     if (kind === 2) return null
-    if (kind === 1) length = true
+    if (kind === 1) {
+      // the length is read back under its lower-case name (./response.js)
+      if (name !== 'content-length') return null
+      length = true
+    }
     const lines = valueLines(name, value)
     // a name or value node's rule refuses: node's writeHead() throws its own error
     if (lines === null) return null
