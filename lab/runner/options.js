@@ -39,6 +39,7 @@ const spec = {
   split: { type: 'boolean' },
   top: { type: 'string' },
   'prof-interval': { type: 'string' },
+  'floor-work': { type: 'string' },
   'heap-snapshots': { type: 'string' }
 }
 
@@ -89,6 +90,9 @@ Options
                        idle, with the kernel's part from /proc, side by side per target
   --top N              with --split: how many of the framework's functions to list (default 15)
   --prof-interval US   with --split: microseconds between samples (default 1000, V8's own; shorter slows the server)
+  --floor-work N       net-route and net-parsed run a loop of N iterations on each request (about
+                       6 ns each on the 2-core reference VM), to time them at a slower server's
+                       throughput: the kernel's cost a request grows as a server slows
 
 Startup profile (--profile startup: start-up time per process, not req/s)
   --targets LIST       ${startupTargetIds.join(', ')}
@@ -169,6 +173,7 @@ export class UsageError extends Error {}
  * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
  * @property {number} top                --split: the framework's functions listed
  * @property {number} profInterval       --split: µs between CPU profile samples
+ * @property {number} floorWork          loop iterations net-route and net-parsed run on each request (0: none)
  * @property {import('./idle.js').IdleOptions} [idle]  the idle profile's options
  */
 
@@ -214,6 +219,7 @@ export function parseOptions (argv) {
   const o = { ...defaults(profile), ...base, mode: /** @type {'run' | 'split'} */ (v.split ? 'split' : 'run') }
   if (v.top !== undefined) o.top = int('top', v.top, 1, 1000)
   if (v['prof-interval'] !== undefined) o.profInterval = int('prof-interval', v['prof-interval'], 10, 100000)
+  if (v['floor-work'] !== undefined) o.floorWork = int('floor-work', v['floor-work'], 0, 1000000)
   if (v.targets !== undefined) o.targets = list('targets', v.targets, targetIds, targetGroups)
   if (v.scenarios !== undefined) o.scenarios = list('scenarios', v.scenarios, scenarioIds, scenarioGroups)
   if (v.duration !== undefined) o.duration = int('duration', v.duration, 1, 3600)
@@ -358,6 +364,7 @@ function defaults (profile) {
     url: '/',
     baselineHotpath: null,
     top: 15,
-    profInterval: 1000
+    profInterval: 1000,
+    floorWork: 0
   }
 }

@@ -100,7 +100,7 @@ export async function runBench (opts, { log, progress }) {
     const scenarios = opts.cmd ? [customScenario(opts.url)] : opts.scenarios.map(getScenario)
     const targetList = opts.cmd
       ? [{ id: 'custom', label: opts.cmd, cmd: opts.cmd }]
-      : withBaselines(opts.targets.map((id) => ({ ...getTarget(id) })), opts.baselineHotpath)
+      : withFloorWork(withBaselines(opts.targets.map((id) => ({ ...getTarget(id) })), opts.baselineHotpath), opts.floorWork)
     const results = {
       schema: 1,
       startedAt: startedAt.toISOString(),
@@ -108,7 +108,8 @@ export async function runBench (opts, { log, progress }) {
       env: { ...env, nodes: nodes.map((n) => n.version) },
       options: {
         profile: opts.profile, targets: targetList.map((t) => t.id), scenarios: scenarios.map((s) => s.id), duration: opts.duration,
-        warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, pipelining: opts.pipelining, loader: opts.loader, cmd: opts.cmd, url: opts.cmd ? opts.url : undefined
+        warmup: opts.warmup, rounds: opts.rounds, connections: opts.connections, pipelining: opts.pipelining, loader: opts.loader, cmd: opts.cmd, url: opts.cmd ? opts.url : undefined,
+        ...(opts.floorWork > 0 ? { floorWork: opts.floorWork } : {})
       },
       scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, protocol: protocolOf(s), pipelining: opts.pipelining ?? s.pipelining ?? 1, baseline: s.baseline ?? 'node-http' })),
       targets: targetList.map((t) => ({ id: t.id, label: t.label, ...(t.untraced ? { untraced: t.untraced } : {}) })),
@@ -252,6 +253,23 @@ export function withBaselines (list, dir) {
   if (!dir) return list
   const entry = hotpathEntryUrl(dir)
   return list.flatMap((t) => isHotpathTarget(t.id) ? [t, baselineTwin(t, entry)] : [t])
+}
+
+/**
+ * --floor-work N: the floor's steps (net-route, net-parsed) run a fixed loop
+ * of N iterations on each request, so that they can be timed at the
+ * throughput of a slower server: on loopback, the kernel's cost a request
+ * grows as a server slows (its client waits idle more often, and is woken
+ * more often), which a comparison at different throughputs charges to the
+ * slower server's code. Their labels say so.
+ * @template {{ label: string, takesWork?: boolean, env?: Record<string, string> }} T
+ * @param {T[]} list
+ * @param {number} work
+ * @returns {T[]}
+ */
+export function withFloorWork (list, work) {
+  if (!(work > 0)) return list
+  return list.map((t) => t.takesWork ? { ...t, label: `${t.label}, +${work} loop iterations a request`, env: { ...t.env, LAB_FLOOR_WORK: String(work) } } : t)
 }
 
 /**

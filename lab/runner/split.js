@@ -21,7 +21,7 @@ import { checkTarget } from './conformance.js'
 import { createLoader } from './loaders/index.js'
 import { captureEnv } from './env.js'
 import { cpuTimes } from './proc.js'
-import { choosePinning, rotation, withBaselines, loadJob } from './run.js'
+import { choosePinning, rotation, withBaselines, withFloorWork, loadJob } from './run.js'
 
 const LAB = fileURLToPath(new URL('../', import.meta.url))
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -230,7 +230,7 @@ export async function runSplit (opts, { log, progress }) {
 async function splitScenario ({ scenario, opts, loader, pinning, profileDir, log, progress }) {
   const ticks = opts.rounds + (opts.warmup ? 1 : 0)
   // with --baseline-hotpath, each hotpath target's twin on the other package, in the same rounds
-  const targets = withBaselines(opts.targets.map(getTarget), opts.baselineHotpath)
+  const targets = withFloorWork(withBaselines(opts.targets.map(getTarget), opts.baselineHotpath), opts.floorWork)
   const servers = new Map()
   /** the targets that answered correctly, with their measured windows */
   const live = []

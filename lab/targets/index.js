@@ -16,6 +16,7 @@ const OTEL_SETUP = here('./otel-setup.js')
  * @property {string} [untraced]          for a target with tracing on: the id of the same server without it
  * @property {'h1' | 'h2'} [protocol]      what it speaks (default h1); it serves only the scenarios of its protocol
  * @property {boolean} [floor]             a reference, not a framework: left out of "all"
+ * @property {boolean} [takesWork]         does --floor-work's loop on each request (net-route.js)
  * @property {string | null} pkg          npm package whose version is recorded
  */
 
@@ -26,8 +27,8 @@ export const targets = [
   { id: 'net-canned', label: 'node:net, canned answer', file: here('./net-canned.js'), floor: true, pkg: null },
   // two steps up from it (hello only): the least a routing server does
   // without an HTTP parser, then with hotpath's (net-route.js)
-  { id: 'net-route', label: 'node:net, routed answer, no parser', file: here('./net-route.js'), floor: true, pkg: null },
-  { id: 'net-parsed', label: 'node:net, routed answer, hotpath\'s parser', file: here('./net-route.js'), env: { LAB_PARSER: 'hotpath' }, floor: true, pkg: 'hotpath' },
+  { id: 'net-route', label: 'node:net, routed answer, no parser', file: here('./net-route.js'), floor: true, takesWork: true, pkg: null },
+  { id: 'net-parsed', label: 'node:net, routed answer, hotpath\'s parser', file: here('./net-route.js'), env: { LAB_PARSER: 'hotpath' }, floor: true, takesWork: true, pkg: 'hotpath' },
   { id: 'hotpath-node', label: 'hotpath (node:http)', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'node' }, pkg: 'hotpath' },
   { id: 'hotpath-wire', label: 'hotpath (wire)', file: here('./hotpath.js'), env: { HOTPATH_ENGINE: 'wire' }, pkg: 'hotpath' },
   { id: 'fastify', label: 'Fastify', file: here('./fastify.js'), pkg: 'fastify' },

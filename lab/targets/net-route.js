@@ -24,8 +24,15 @@ function refreshDate () { dateLine = `Date: ${new Date().toUTCString()}\r\n` }
 refreshDate()
 setInterval(refreshDate, 1000).unref()
 
+// --floor-work N (LAB_FLOOR_WORK): a loop of N iterations on each request,
+// a fixed amount of work the server does for nothing, so that the step can
+// be timed at a slower server's throughput (lab/runner/run.js, withFloorWork)
+const FLOOR_WORK = Number(process.env.LAB_FLOOR_WORK || 0)
+let workDone = 0
+
 /** @param {string} url */
 function answer (url) {
+  for (let i = 0; i < FLOOR_WORK; i++) workDone = (workDone * 31 + i) | 0
   const handler = routes.get(url)
   if (handler === undefined) return 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n' + dateLine + KEEP_ALIVE
   const body = JSON.stringify(handler())

@@ -151,3 +151,10 @@ test('the idle profile: every HTTP/1.1 target and node:net, 10,000 connections; 
   for (const [argv, re] of bad) assert.throws(() => parseOptions(argv), (err) => err instanceof UsageError && re.test(err.message), argv.join(' '))
   assert.equal(parseOptions(['--profile', 'idle', '--help']).mode, 'help')
 })
+
+test('--floor-work: a whole number of loop iterations, 0 by default, refused when negative', () => {
+  assert.equal(parseOptions([]).floorWork, 0)
+  assert.equal(parseOptions(['--profile', 'floor', '--floor-work', '60']).floorWork, 60)
+  assert.throws(() => parseOptions(['--floor-work', '-1']), UsageError)
+  assert.throws(() => parseOptions(['--floor-work', 'lots']), UsageError)
+})

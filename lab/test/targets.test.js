@@ -9,6 +9,7 @@ import { getScenario } from '../scenarios/index.js'
 import net from 'node:net'
 import { startServer } from '../runner/server.js'
 import { checkTarget } from '../runner/conformance.js'
+import { withFloorWork } from '../runner/run.js'
 
 const scenarios = ['hello', 'json-post', 'hooks'].map(getScenario)
 
@@ -59,5 +60,26 @@ for (const id of ['net-canned', 'net-route', 'net-parsed']) test(`the floor serv
     assert.ok(got.endsWith('{"hello":"world"}'))
   } finally {
     await srv.stop()
+  }
+})
+
+test('--floor-work goes to the floor steps alone, named in their labels, and they still answer hello correctly', { timeout: 60000 }, async () => {
+  const list = withFloorWork(targets.filter((t) => ['net-canned', 'net-route', 'net-parsed', 'hotpath-wire'].includes(t.id)), 60)
+  const byId = Object.fromEntries(list.map((t) => [t.id, t]))
+  for (const id of ['net-route', 'net-parsed']) {
+    assert.equal(byId[id].env.LAB_FLOOR_WORK, '60')
+    assert.match(byId[id].label, /\+60 loop iterations a request$/)
+  }
+  for (const id of ['net-canned', 'hotpath-wire']) assert.equal(byId[id].env?.LAB_FLOOR_WORK, undefined)
+  assert.equal(byId['net-parsed'].env.LAB_PARSER, 'hotpath')
+  assert.equal(withFloorWork(list, 0), list)
+  for (const id of ['net-route', 'net-parsed']) {
+    const srv = await startServer({ file: byId[id].file, env: { ...byId[id].env, LAB_SCENARIO: 'hello' }, nodeBin: process.execPath, cpu: null, startTimeout: 0 })
+    try {
+      const r = await checkTarget({ port: srv.port, scenario: getScenario('hello') })
+      assert.deepEqual(r.problems, [], id)
+    } finally {
+      await srv.stop()
+    }
   }
 })
