@@ -90,7 +90,7 @@ Options
                        idle, with the kernel's part from /proc, side by side per target
   --top N              with --split: how many of the framework's functions to list (default 15)
   --prof-interval US   with --split: microseconds between samples (default 1000, V8's own; shorter slows the server)
-  --floor-work N       net-route and net-parsed run a loop of N iterations on each request (about
+  --floor-work N       net-canned, net-route and net-parsed run a loop of N iterations on each request (about
                        6 ns each on the 2-core reference VM), to time them at a slower server's
                        throughput: the kernel's cost a request grows as a server slows
 
@@ -173,7 +173,7 @@ export class UsageError extends Error {}
  * @property {import('./startup.js').StartupOptions} [startup]  the startup profile's options
  * @property {number} top                --split: the framework's functions listed
  * @property {number} profInterval       --split: µs between CPU profile samples
- * @property {number} floorWork          loop iterations net-route and net-parsed run on each request (0: none)
+ * @property {number} floorWork          loop iterations the floor and its steps run on each request (0: none)
  * @property {import('./idle.js').IdleOptions} [idle]  the idle profile's options
  */
 

@@ -256,7 +256,7 @@ export function withBaselines (list, dir) {
 }
 
 /**
- * --floor-work N: the floor's steps (net-route, net-parsed) run a fixed loop
+ * --floor-work N: the floor and its steps (net-canned, net-route, net-parsed) run a fixed loop
  * of N iterations on each request, so that they can be timed at the
  * throughput of a slower server: on loopback, the kernel's cost a request
  * grows as a server slows (its client waits idle more often, and is woken

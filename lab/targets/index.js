@@ -16,7 +16,7 @@ const OTEL_SETUP = here('./otel-setup.js')
  * @property {string} [untraced]          for a target with tracing on: the id of the same server without it
  * @property {'h1' | 'h2'} [protocol]      what it speaks (default h1); it serves only the scenarios of its protocol
  * @property {boolean} [floor]             a reference, not a framework: left out of "all"
- * @property {boolean} [takesWork]         does --floor-work's loop on each request (net-route.js)
+ * @property {boolean} [takesWork]         does --floor-work's loop on each request (the floor and its steps)
  * @property {string | null} pkg          npm package whose version is recorded
  */
 
@@ -24,7 +24,7 @@ const OTEL_SETUP = here('./otel-setup.js')
 export const targets = [
   { id: 'node-http', label: 'node:http', file: here('./node-http.js'), pkg: null },
   // not a framework: the floor a node server cannot go below (hello only)
-  { id: 'net-canned', label: 'node:net, canned answer', file: here('./net-canned.js'), floor: true, pkg: null },
+  { id: 'net-canned', label: 'node:net, canned answer', file: here('./net-canned.js'), floor: true, takesWork: true, pkg: null },
   // two steps up from it (hello only): the least a routing server does
   // without an HTTP parser, then with hotpath's (net-route.js)
   { id: 'net-route', label: 'node:net, routed answer, no parser', file: here('./net-route.js'), floor: true, takesWork: true, pkg: null },

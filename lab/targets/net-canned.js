@@ -24,6 +24,12 @@ function cannedAnswer () {
     `Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n${BODY}`)
 }
 
+// --floor-work N (LAB_FLOOR_WORK): a loop of N iterations on each request,
+// work done for nothing, so that the floor can be timed at a slower
+// server's throughput (lab/runner/run.js, withFloorWork)
+const FLOOR_WORK = Number(process.env.LAB_FLOOR_WORK || 0)
+let workDone = 0
+
 /** the start of a request head split across reads, kept on its socket only while it waits */
 const kPending = Symbol('pending')
 
@@ -41,6 +47,7 @@ function onData (chunk) {
   let from = 0
   for (let end = data.indexOf(END, from); end !== -1; end = data.indexOf(END, from)) {
     count++
+    for (let i = 0; i < FLOOR_WORK; i++) workDone = (workDone * 31 + i) | 0
     from = end + END.length
   }
   if (from < data.length) this[kPending] = data.subarray(from)
