@@ -13,17 +13,22 @@ export function evaluateGoals (results) {
       const a = results.summaries.find((s) => s.node === node && s.scenario === g.scenario && s.target === g.target)
       const b = results.summaries.find((s) => s.node === node && s.scenario === g.scenario && s.target === g.vs)
       let value = null
+      /** @type {number | null} with a CPU goal: the target's req/s × the other's (a slower server pays more of the kernel's time a request) */
+      let throughput = null
       if (a?.state === 'timed' && b?.state === 'timed') {
         if (g.metric === 'rps') value = a.rps.median / b.rps.median
         // a missing figure (a percentile the loader could not place) makes
         // the goal unknown, never met
         if (g.metric === 'p99') value = ratioOrNull(a.latency[99], b.latency[99])
         if (g.metric === 'rss') value = ratioOrNull(a.rss.max, b.rss.max)
-        if (g.metric === 'cpu') value = ratioOrNull(a.cpuUsPerReq?.median, b.cpuUsPerReq?.median)
+        if (g.metric === 'cpu') {
+          value = ratioOrNull(a.cpuUsPerReq?.median, b.cpuUsPerReq?.median)
+          throughput = ratioOrNull(a.rps?.median, b.rps?.median)
+        }
       }
       const met = value === null || !Number.isFinite(value) ? null : g.metric === 'rps' ? value >= g.ratio : value <= g.ratio
       const why = a?.state !== 'timed' || b?.state !== 'timed' ? `${a?.state !== 'timed' ? g.target : g.vs} not timed` : 'a figure is missing'
-      out.push({ ...g, node, value, met, why: value === null ? why : null })
+      out.push({ ...g, node, value, met, why: value === null ? why : null, ...(throughput !== null ? { throughput } : {}) })
     }
   }
   return out
@@ -35,7 +40,9 @@ export function renderGoals (verdicts) {
     const what = v.metric === 'rps' ? 'req/s' : v.metric === 'p99' ? 'p99 latency' : v.metric === 'cpu' ? 'CPU per request' : 'peak RSS'
     const cmp = v.metric === 'rps' ? '≥' : '≤'
     const mark = v.met === null ? '  ?' : v.met ? ' ok' : 'MISS'
-    return `${mark.padStart(4)}  ${v.scenario}: ${v.target} ${what} / ${v.vs} = ${v.value === null ? `— (${v.why})` : fmtRatio(v.value)} (goal ${cmp} ${v.ratio}, ${v.source})`
+    // CPU a request depends on the load: say at what throughput each ran
+    const at = v.throughput === undefined || v.value === null ? '' : `, at ${fmtRatio(v.throughput)} its req/s`
+    return `${mark.padStart(4)}  ${v.scenario}: ${v.target} ${what} / ${v.vs} = ${v.value === null ? `— (${v.why})` : fmtRatio(v.value)}${at} (goal ${cmp} ${v.ratio}, ${v.source})`
   })
   return `Goals (medians of one run; peak RSS: the highest round):\n${lines.join('\n')}`
 }
