@@ -203,6 +203,7 @@ export function parseOptions (argv) {
     return /** @type {Options} */ ({ ...defaults(usual), ...base, mode: 'compare', files: parsed.positionals })
   }
   if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+  if ((profile.mode === 'startup' || profile.mode === 'idle') && v['floor-work'] !== undefined) throw new UsageError(`--floor-work does not apply to --profile ${profileName}`)
   if (profile.mode === 'startup') {
     if (v.split) throw new UsageError('--split does not apply to --profile startup')
     if (v['heap-snapshots'] !== undefined) throw new UsageError('--heap-snapshots goes with --profile idle')

@@ -256,12 +256,12 @@ export function withBaselines (list, dir) {
 }
 
 /**
- * --floor-work N: the floor and its steps (net-canned, net-route, net-parsed) run a fixed loop
- * of N iterations on each request, so that they can be timed at the
- * throughput of a slower server: on loopback, the kernel's cost a request
- * grows as a server slows (its client waits idle more often, and is woken
- * more often), which a comparison at different throughputs charges to the
- * slower server's code. Their labels say so.
+ * --floor-work N: the floor and its steps (net-canned, net-route,
+ * net-parsed) run a fixed loop of N iterations on each request, so that
+ * they can be timed at the throughput of a slower server: on loopback, the
+ * kernel's cost a request grows as a server slows (its client waits idle
+ * more often, and is woken more often), which a comparison at different
+ * throughputs charges to the slower server's code. Their labels say so.
  * @template {{ label: string, takesWork?: boolean, env?: Record<string, string> }} T
  * @param {T[]} list
  * @param {number} work

@@ -157,4 +157,6 @@ test('--floor-work: a whole number of loop iterations, 0 by default, refused whe
   assert.equal(parseOptions(['--profile', 'floor', '--floor-work', '60']).floorWork, 60)
   assert.throws(() => parseOptions(['--floor-work', '-1']), UsageError)
   assert.throws(() => parseOptions(['--floor-work', 'lots']), UsageError)
+  assert.throws(() => parseOptions(['--profile', 'idle', '--floor-work', '60']), /does not apply to --profile idle/)
+  assert.throws(() => parseOptions(['--profile', 'startup', '--floor-work', '60']), /does not apply to --profile startup/)
 })
