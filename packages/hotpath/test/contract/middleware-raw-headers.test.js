@@ -103,3 +103,43 @@ eachMode('a chain of middleware', (mode) => {
     assert.equal(await setHeaderCalls(3), alone)
   })
 })
+
+/**
+ * helmet and a header-setting middleware, then routes that remove two of
+ * those headers, fail, or are not there.
+ * @param {any} app
+ */
+function buildAnswers (app) {
+  app.use(helmet())
+  app.use((/** @type {any} */ _req, /** @type {any} */ res, /** @type {Function} */ next) => { res.setHeader('x-mw', 'a'); next() })
+  app.get('/removed', (/** @type {any} */ _req, /** @type {any} */ reply) => { reply.removeHeader('x-frame-options'); reply.removeHeader('x-mw'); return 'ok' })
+  app.get('/fails', async () => { throw new Error('boom') })
+  app.get('/refused', async () => { throw Object.assign(new Error('bad'), { statusCode: 400 }) })
+}
+
+for (const mode of ['inject', 'node', 'wire']) {
+  test(`headers a middleware set, kept on the response object: a route's removal and an error answer as with Fastify and @fastify/middie [${mode}]`, async () => {
+    const fastify = Fastify()
+    await fastify.register(middie)
+    buildAnswers(fastify)
+    const app = hotpathFastify(mode === 'inject' ? {} : { engine: mode })
+    buildAnswers(app)
+    try {
+      /** @type {Record<string, any>[]} */
+      const answers = [{}, {}]
+      for (const [i, server] of [fastify, app].entries()) {
+        if (mode !== 'inject') await server.listen({ port: 0, host: '127.0.0.1' })
+        for (const url of ['/removed', '/fails', '/refused', '/missing']) {
+          const res = mode === 'inject' ? await server.inject(url) : await httpRequest(server.server.address().port, { url })
+          answers[i][url] = { status: res.statusCode, frame: res.headers['x-frame-options'] ?? null, mw: res.headers['x-mw'] ?? null, csp: typeof res.headers['content-security-policy'] }
+        }
+      }
+      const [theirs, ours] = answers
+      assert.deepEqual(theirs['/removed'], { status: 200, frame: null, mw: null, csp: 'string' })
+      assert.deepEqual(theirs['/fails'], { status: 500, frame: 'SAMEORIGIN', mw: 'a', csp: 'string' })
+      assert.deepEqual(ours, theirs)
+    } finally {
+      await Promise.all([fastify.close(), app.close()])
+    }
+  })
+}
